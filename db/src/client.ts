@@ -1,0 +1,40 @@
+// Runs inside Cloudflare Workers: nothing Node-only may be imported here (see ./node.ts).
+import { neonConfig, Pool } from "@neondatabase/serverless";
+import { drizzle, type NeonDatabase } from "drizzle-orm/neon-serverless";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+export type Database = NeonDatabase<Schema>;
+
+export interface CreateDbOptions {
+  /** Local dev bridge from WebSocket to Postgres TCP, e.g. ws://127.0.0.1:5488/v1. */
+  wsProxy?: string;
+}
+
+export interface DbHandle {
+  db: Database;
+  pool: Pool;
+  close(): Promise<void>;
+}
+
+export function createDb(connectionString: string, options: CreateDbOptions = {}): DbHandle {
+  const { wsProxy } = options;
+  if (wsProxy) {
+    // neonConfig is global to the module, so this applies to every pool in the process; dev and
+    // tests only ever talk to one bridge. The driver adds the scheme itself, so the function
+    // returns host/path only, and the scheme of the given URL decides TLS.
+    const secure = wsProxy.startsWith("wss://");
+    const target = wsProxy.replace(/^wss?:\/\//, "");
+    neonConfig.wsProxy = (host, port) => `${target}?address=${host}:${port}`;
+    neonConfig.useSecureWebSocket = secure;
+    // The local bridge speaks plain Postgres behind it: no TLS to pipeline.
+    neonConfig.pipelineTLS = false;
+    neonConfig.pipelineConnect = false;
+  }
+  const pool = new Pool({ connectionString });
+  // An idle connection dropped by the server is reported as an "error" event; unhandled, Node
+  // would crash the process over a connection no query is using.
+  pool.on("error", (err: Error) => console.error("postgres pool error:", err));
+  const db = drizzle({ client: pool, schema });
+  return { db, pool, close: () => pool.end() };
+}

@@ -1,0 +1,9 @@
+export {
+  type CreateDbOptions,
+  createDb,
+  type Database,
+  type DbHandle,
+  type Schema,
+} from "./client";
+export { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from "./errors";
+export * from "./schema";

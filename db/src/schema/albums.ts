@@ -1,0 +1,31 @@
+import { relations } from "drizzle-orm";
+import { date, index, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { artists } from "./artists";
+import { createdAt, primaryId, updatedAt } from "./columns";
+import { searchIndexes } from "./search";
+import { tracks } from "./tracks";
+
+export const albums = pgTable(
+  "albums",
+  {
+    id: primaryId(),
+    artistId: uuid("artist_id")
+      .notNull()
+      .references(() => artists.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    cover: text("cover"),
+    // A calendar date ("2024-05-17"), kept a string so no time zone can shift it by a day.
+    releasedAt: date("released_at", { mode: "string" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("albums_artist_id_idx").on(t.artistId), ...searchIndexes("albums", t.title)],
+);
+
+export const albumsRelations = relations(albums, ({ one, many }) => ({
+  artist: one(artists, { fields: [albums.artistId], references: [artists.id] }),
+  tracks: many(tracks),
+}));
+
+export type Album = typeof albums.$inferSelect;
+export type NewAlbum = typeof albums.$inferInsert;

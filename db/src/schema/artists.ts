@@ -1,0 +1,68 @@
+import { relations, sql } from "drizzle-orm";
+import { pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { albums } from "./albums";
+import { artistLikes } from "./artist-likes";
+import { authTablesFor } from "./auth";
+import { createdAt, primaryId, updatedAt } from "./columns";
+import { follows } from "./follows";
+import { searchIndexes } from "./search";
+import { tracks } from "./tracks";
+
+/** Uploaders. Independent of users: the same username or email may exist in both. */
+export const artists = pgTable(
+  "artists",
+  {
+    id: primaryId(),
+    // 3–30 characters, checked by the app.
+    username: text("username").notNull(),
+    // Lower-cased by the app, so the plain unique index is case-insensitive.
+    email: text("email").notNull(),
+    // Null for accounts that only ever signed in through OAuth.
+    passwordHash: text("password_hash"),
+    bio: text("bio").notNull().default(""),
+    // Media paths (/static/avatars/<id>.png), not URLs, so the media host can change freely.
+    avatar: text("avatar"),
+    backgroundImage: text("background_image"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("artists_username_idx").on(sql`lower(${t.username})`),
+    uniqueIndex("artists_email_idx").on(t.email),
+    ...searchIndexes("artists", t.username),
+  ],
+);
+
+export const artistAuth = authTablesFor("artist", artists);
+export const {
+  sessions: artistSessions,
+  passwordResetTokens: artistPasswordResetTokens,
+  oauthAccounts: artistOauthAccounts,
+  twoFactor: artistTwoFactor,
+  recoveryCodes: artistRecoveryCodes,
+  sessionsRelations: artistSessionsRelations,
+  passwordResetTokensRelations: artistPasswordResetTokensRelations,
+  oauthAccountsRelations: artistOauthAccountsRelations,
+  twoFactorRelations: artistTwoFactorRelations,
+  recoveryCodesRelations: artistRecoveryCodesRelations,
+} = artistAuth;
+
+export const artistsRelations = relations(artists, ({ one, many }) => ({
+  sessions: many(artistSessions),
+  passwordResetTokens: many(artistPasswordResetTokens),
+  oauthAccounts: many(artistOauthAccounts),
+  twoFactor: one(artistTwoFactor),
+  recoveryCodes: many(artistRecoveryCodes),
+  tracks: many(tracks),
+  albums: many(albums),
+  followers: many(follows),
+  likes: many(artistLikes),
+}));
+
+export type Artist = typeof artists.$inferSelect;
+export type NewArtist = typeof artists.$inferInsert;
+export type ArtistSession = typeof artistSessions.$inferSelect;
+export type ArtistPasswordResetToken = typeof artistPasswordResetTokens.$inferSelect;
+export type ArtistOauthAccount = typeof artistOauthAccounts.$inferSelect;
+export type ArtistTwoFactor = typeof artistTwoFactor.$inferSelect;
+export type ArtistRecoveryCode = typeof artistRecoveryCodes.$inferSelect;

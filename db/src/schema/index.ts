@@ -1,0 +1,13 @@
+export * from "./albums";
+export * from "./artist-likes";
+export * from "./artists";
+export type { AuthTables, PrincipalKind, PrincipalTable } from "./auth";
+export * from "./follows";
+export * from "./listening-history";
+export * from "./playlist-likes";
+export * from "./playlist-tracks";
+export * from "./playlists";
+export { searchText, searchVector } from "./search";
+export * from "./track-files";
+export * from "./tracks";
+export * from "./users";

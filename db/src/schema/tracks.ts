@@ -1,0 +1,58 @@
+import { relations, sql } from "drizzle-orm";
+import { doublePrecision, index, integer, pgEnum, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { albums } from "./albums";
+import { artists } from "./artists";
+import { createdAt, primaryId, timestamptz, updatedAt } from "./columns";
+import { listeningHistory } from "./listening-history";
+import { playlistTracks } from "./playlist-tracks";
+import { searchIndexes } from "./search";
+import { trackFiles } from "./track-files";
+
+export const processingStatus = pgEnum("processing_status", ["PROCESSING", "READY", "FAILED"]);
+
+export const tracks = pgTable(
+  "tracks",
+  {
+    id: primaryId(),
+    artistId: uuid("artist_id")
+      .notNull()
+      .references(() => artists.id, { onDelete: "cascade" }),
+    // Deleting an album keeps its tracks as singles.
+    albumId: uuid("album_id").references(() => albums.id, { onDelete: "set null" }),
+    title: text("title").notNull(),
+    cover: text("cover"),
+    // Seconds; unknown until the transcoder has probed the upload.
+    duration: doublePrecision("duration"),
+    processingStatus: processingStatus("processing_status").notNull().default("PROCESSING"),
+    processingError: text("processing_error"),
+    processingAttempts: integer("processing_attempts").notNull().default(0),
+    processingStartedAt: timestamptz("processing_started_at"),
+    processingFinishedAt: timestamptz("processing_finished_at"),
+    // The upload's temporary object-storage key: the transcoder's input, not served to anyone.
+    sourceKey: text("source_key"),
+    sourceFileName: text("source_file_name"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("tracks_artist_id_idx").on(t.artistId),
+    index("tracks_album_id_idx").on(t.albumId),
+    // Partial: the reconciler scans only unfinished tracks, a small slice once uploads settle.
+    index("tracks_processing_started_at_idx")
+      .on(t.processingStartedAt)
+      .where(sql`${t.processingStatus} = 'PROCESSING'`),
+    ...searchIndexes("tracks", t.title),
+  ],
+);
+
+export const tracksRelations = relations(tracks, ({ one, many }) => ({
+  artist: one(artists, { fields: [tracks.artistId], references: [artists.id] }),
+  album: one(albums, { fields: [tracks.albumId], references: [albums.id] }),
+  files: many(trackFiles),
+  playlistTracks: many(playlistTracks),
+  listens: many(listeningHistory),
+}));
+
+export type ProcessingStatus = (typeof processingStatus.enumValues)[number];
+export type Track = typeof tracks.$inferSelect;
+export type NewTrack = typeof tracks.$inferInsert;

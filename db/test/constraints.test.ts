@@ -1,0 +1,206 @@
+import { eq } from "drizzle-orm";
+import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from "../src/errors";
+import { migrate } from "../src/migrate";
+import * as schema from "../src/schema";
+import { createTestDatabase, type TestDatabase } from "./support";
+
+const {
+  albums,
+  artistLikes,
+  artistSessions,
+  artists,
+  follows,
+  listeningHistory,
+  playlists,
+  playlistTracks,
+  trackFiles,
+  tracks,
+  users,
+} = schema;
+
+let database: TestDatabase;
+let pool: pg.Pool;
+let db: NodePgDatabase<typeof schema>;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await migrate(database.url);
+  pool = new pg.Pool({ connectionString: database.url });
+  db = drizzle({ client: pool, schema });
+});
+
+afterAll(async () => {
+  await pool?.end();
+  await database?.drop();
+});
+
+let seq = 0;
+const unique = (prefix: string) => `${prefix}${++seq}`;
+
+async function newUser(fields: Partial<schema.NewUser> = {}) {
+  const name = unique("user");
+  const [user] = await db
+    .insert(users)
+    .values({ username: name, email: `${name}@example.com`, ...fields })
+    .returning();
+  if (!user) throw new Error("insert returned nothing");
+  return user;
+}
+
+async function newArtist(fields: Partial<schema.NewArtist> = {}) {
+  const name = unique("artist");
+  const [artist] = await db
+    .insert(artists)
+    .values({ username: name, email: `${name}@example.com`, ...fields })
+    .returning();
+  if (!artist) throw new Error("insert returned nothing");
+  return artist;
+}
+
+async function newAlbum(artistId: string) {
+  const [album] = await db.insert(albums).values({ artistId, title: "LP" }).returning();
+  if (!album) throw new Error("insert returned nothing");
+  return album;
+}
+
+async function newTrack(artistId: string, albumId: string | null = null) {
+  const [track] = await db.insert(tracks).values({ artistId, albumId, title: "Song" }).returning();
+  if (!track) throw new Error("insert returned nothing");
+  return track;
+}
+
+/** The rejection of `promise`, failing the test if it resolves. */
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => expect.fail("expected the statement to be rejected"),
+    (err: unknown) => err,
+  );
+}
+
+describe("uniqueness", () => {
+  it("rejects a username differing only in case, with SQLSTATE 23505", async () => {
+    const name = unique("Casey");
+    await newUser({ username: name });
+    const err = await rejectionOf(newUser({ username: name.toUpperCase() }));
+    expect(pgErrorCode(err)).toBe(UNIQUE_VIOLATION);
+  });
+
+  it("rejects a second account of the same kind with the same email", async () => {
+    const { email } = await newArtist();
+    expect(pgErrorCode(await rejectionOf(newArtist({ email })))).toBe(UNIQUE_VIOLATION);
+  });
+
+  it("allows a user and an artist to share an email and a username", async () => {
+    const user = await newUser();
+    const artist = await newArtist({ username: user.username, email: user.email });
+    expect(artist.email).toBe(user.email);
+  });
+
+  it("rejects a reference to a missing row with SQLSTATE 23503", async () => {
+    const err = await rejectionOf(newTrack(crypto.randomUUID()));
+    expect(pgErrorCode(err)).toBe(FOREIGN_KEY_VIOLATION);
+  });
+});
+
+describe("deletes", () => {
+  it("deleting an artist removes their tracks, files, sessions, follows and likes", async () => {
+    const artist = await newArtist();
+    const fan = await newUser();
+    const album = await newAlbum(artist.id);
+    const track = await newTrack(artist.id, album.id);
+    const [playlist] = await db
+      .insert(playlists)
+      .values({ userId: fan.id, title: "Mix" })
+      .returning();
+    if (!playlist) throw new Error("insert returned nothing");
+    await db.insert(trackFiles).values({
+      trackId: track.id,
+      kind: "opus",
+      bitrate: 128,
+      storageKey: `tracks/${track.id}/128.opus`,
+      contentType: "audio/ogg",
+      sizeBytes: 1234,
+    });
+    await db
+      .insert(artistSessions)
+      .values({ principalId: artist.id, refreshTokenId: crypto.randomUUID() });
+    await db.insert(follows).values({ userId: fan.id, artistId: artist.id });
+    await db.insert(artistLikes).values({ userId: fan.id, artistId: artist.id });
+    await db
+      .insert(playlistTracks)
+      .values({ playlistId: playlist.id, trackId: track.id, position: 0 });
+    await db
+      .insert(listeningHistory)
+      .values({ id: crypto.randomUUID(), userId: fan.id, trackId: track.id });
+
+    await db.delete(artists).where(eq(artists.id, artist.id));
+
+    expect(await db.$count(tracks, eq(tracks.artistId, artist.id))).toBe(0);
+    expect(await db.$count(albums, eq(albums.artistId, artist.id))).toBe(0);
+    expect(await db.$count(trackFiles, eq(trackFiles.trackId, track.id))).toBe(0);
+    expect(await db.$count(artistSessions, eq(artistSessions.principalId, artist.id))).toBe(0);
+    expect(await db.$count(follows, eq(follows.artistId, artist.id))).toBe(0);
+    expect(await db.$count(artistLikes, eq(artistLikes.artistId, artist.id))).toBe(0);
+    expect(await db.$count(playlistTracks, eq(playlistTracks.trackId, track.id))).toBe(0);
+    expect(await db.$count(listeningHistory, eq(listeningHistory.trackId, track.id))).toBe(0);
+    // The fan and their playlist are someone else's data.
+    expect(await db.$count(users, eq(users.id, fan.id))).toBe(1);
+    expect(await db.$count(playlists, eq(playlists.id, playlist.id))).toBe(1);
+  });
+
+  it("deleting an album keeps its tracks as singles", async () => {
+    const artist = await newArtist();
+    const album = await newAlbum(artist.id);
+    const track = await newTrack(artist.id, album.id);
+
+    await db.delete(albums).where(eq(albums.id, album.id));
+
+    const [after] = await db.select().from(tracks).where(eq(tracks.id, track.id));
+    expect(after).toBeDefined();
+    expect(after?.albumId).toBeNull();
+  });
+});
+
+describe("defaults", () => {
+  it("a new playlist is private", async () => {
+    const user = await newUser();
+    const [playlist] = await db
+      .insert(playlists)
+      .values({ userId: user.id, title: "Mine" })
+      .returning();
+    expect(playlist?.isPublic).toBe(false);
+    expect(playlist?.description).toBe("");
+  });
+
+  it("a new track is PROCESSING with no attempts yet", async () => {
+    const track = await newTrack((await newArtist()).id);
+    expect(track).toMatchObject({ processingStatus: "PROCESSING", processingAttempts: 0 });
+  });
+});
+
+describe("relations", () => {
+  it("resolve through the shared auth tables in both directions", async () => {
+    const artist = await newArtist();
+    await db
+      .insert(artistSessions)
+      .values({ principalId: artist.id, refreshTokenId: crypto.randomUUID() });
+    const withSessions = await db.query.artists.findFirst({
+      where: eq(artists.id, artist.id),
+      with: { sessions: true, twoFactor: true, tracks: true },
+    });
+    expect(withSessions?.sessions).toHaveLength(1);
+    expect(withSessions?.twoFactor).toBeNull();
+    const session = await db.query.artistSessions.findFirst({
+      where: eq(artistSessions.principalId, artist.id),
+      with: { principal: true },
+    });
+    expect(session?.principal.id).toBe(artist.id);
+    // The default lifetime is 30 days from now.
+    const days = ((session?.expiresAt.getTime() ?? 0) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThanOrEqual(30);
+  });
+});

@@ -1,0 +1,139 @@
+import { readFileSync } from "node:fs";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrate } from "../src/migrate";
+import { createTestDatabase, type TestDatabase } from "./support";
+
+const journal = JSON.parse(
+  readFileSync(new URL("../migrations/meta/_journal.json", import.meta.url), "utf8"),
+) as { entries: { tag: string }[] };
+
+const TABLES = [
+  "albums",
+  "artist_likes",
+  "artist_oauth_accounts",
+  "artist_password_reset_tokens",
+  "artist_recovery_codes",
+  "artist_sessions",
+  "artist_two_factor",
+  "artists",
+  "follows",
+  "listening_history",
+  "playlist_likes",
+  "playlist_tracks",
+  "playlists",
+  "track_files",
+  "tracks",
+  "user_oauth_accounts",
+  "user_password_reset_tokens",
+  "user_recovery_codes",
+  "user_sessions",
+  "user_two_factor",
+  "users",
+];
+
+const SEARCHABLE = [
+  ["tracks", "title"],
+  ["albums", "title"],
+  ["playlists", "title"],
+  ["artists", "username"],
+] as const;
+
+let database: TestDatabase;
+let client: pg.Client;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await migrate(database.url);
+  client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+});
+
+afterAll(async () => {
+  await client?.end();
+  await database?.drop();
+});
+
+const rows = async <T>(text: string, values: unknown[] = []) =>
+  (await client.query(text, values)).rows as T[];
+
+describe("migrations", () => {
+  it("run the custom extensions migration first", () => {
+    expect(journal.entries[0]?.tag).toBe("0000_extensions");
+  });
+
+  it("record every migration once, and a second run changes nothing", async () => {
+    const applied = async () =>
+      rows<{ hash: string }>("SELECT hash FROM drizzle.__drizzle_migrations ORDER BY id");
+    const before = await applied();
+    expect(before).toHaveLength(journal.entries.length);
+    await client.query("INSERT INTO users (username, email) VALUES ('keep', 'keep@example.com')");
+
+    await migrate(database.url);
+
+    expect(await applied()).toEqual(before);
+    expect(await rows("SELECT 1 FROM users WHERE username = 'keep'")).toHaveLength(1);
+  });
+
+  it("serialise concurrent runs on a fresh database", async () => {
+    const fresh = await createTestDatabase();
+    try {
+      await Promise.all([migrate(fresh.url), migrate(fresh.url), migrate(fresh.url)]);
+      const other = new pg.Client({ connectionString: fresh.url });
+      await other.connect();
+      const { rows: applied } = await other.query("SELECT hash FROM drizzle.__drizzle_migrations");
+      await other.end();
+      expect(applied).toHaveLength(journal.entries.length);
+    } finally {
+      await fresh.drop();
+    }
+  });
+
+  it("create the expected tables", async () => {
+    const tables = await rows<{ table_name: string }>(
+      `SELECT table_name FROM information_schema.tables
+       WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+    );
+    expect(tables.map((t) => t.table_name)).toEqual(TABLES);
+  });
+
+  it("create the enums with their values in order", async () => {
+    const enums = await rows<{ name: string; labels: string[] }>(
+      `SELECT t.typname::text AS name, array_agg(e.enumlabel::text ORDER BY e.enumsortorder) AS labels
+       FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid GROUP BY t.typname ORDER BY 1`,
+    );
+    expect(enums).toEqual([
+      { name: "processing_status", labels: ["PROCESSING", "READY", "FAILED"] },
+      {
+        name: "track_file_kind",
+        labels: ["opus", "hls_master", "hls_playlist", "hls_init", "hls_segment"],
+      },
+    ]);
+  });
+
+  it("install the search extensions and the immutable unaccent wrapper", async () => {
+    const extensions = await rows<{ extname: string }>(
+      "SELECT extname FROM pg_extension WHERE extname IN ('pg_trgm', 'unaccent') ORDER BY 1",
+    );
+    expect(extensions.map((e) => e.extname)).toEqual(["pg_trgm", "unaccent"]);
+    const [fn] = await rows<{ volatile: string; result: string }>(
+      `SELECT p.provolatile AS volatile, public.immutable_unaccent('Beyoncé Ångström') AS result
+       FROM pg_proc p WHERE p.oid = 'public.immutable_unaccent(text)'::regprocedure`,
+    );
+    expect(fn).toEqual({ volatile: "i", result: "Beyonce Angstrom" });
+  });
+
+  it.each(SEARCHABLE)("create full-text and trigram GIN indexes on %s.%s", async (table, col) => {
+    const indexes = await rows<{ indexname: string; indexdef: string }>(
+      "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = $1 AND indexname LIKE $2",
+      [table, `${table}_${col}_%`],
+    );
+    const byName = new Map(indexes.map((i) => [i.indexname, i.indexdef]));
+    expect(byName.get(`${table}_${col}_fts_idx`)).toContain(
+      `USING gin (to_tsvector('english'::regconfig, immutable_unaccent(${col})))`,
+    );
+    expect(byName.get(`${table}_${col}_trgm_idx`)).toContain(
+      `USING gin (lower(immutable_unaccent(${col})) gin_trgm_ops)`,
+    );
+  });
+});
