@@ -1,0 +1,5 @@
+export { type Infra, type InfraInfo, type InfraOptions, startInfra } from "./infra.ts";
+export { type LogFn, lineSplitter, silent } from "./log.ts";
+export { freePort, waitForPort } from "./ports.ts";
+export { type ManagedProcess, startProcess } from "./process.ts";
+export type { S3Config } from "./s3.ts";

@@ -1,0 +1,7 @@
+import type { InfraInfo } from "./infra.ts";
+
+declare module "vitest" {
+  interface ProvidedContext {
+    infra: InfraInfo;
+  }
+}

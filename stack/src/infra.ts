@@ -1,0 +1,97 @@
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type LogFn, silent } from "./log.ts";
+import { startNeonBridge } from "./neon-bridge.ts";
+import { freePort } from "./ports.ts";
+import { startEmbeddedPostgres } from "./postgres.ts";
+import { startRedis } from "./redis.ts";
+import { type S3Config, startS3 } from "./s3.ts";
+
+/** What the Worker, the transcoder and the tests need to reach the local infrastructure. */
+export interface InfraInfo {
+  databaseUrl: string;
+  /** NEON_WS_PROXY for @neondatabase/serverless: the dev bridge in front of that Postgres. */
+  neonWsProxy: string;
+  redisUrl: string;
+  s3: S3Config;
+}
+
+export interface Infra extends InfraInfo {
+  stop(): Promise<void>;
+}
+
+export interface InfraOptions {
+  /** Where persistent data lives (dev). Without it everything is temporary (tests). */
+  dataDir?: string;
+  ports?: Partial<Record<"postgres" | "bridge" | "redis" | "s3", number>>;
+  /** Use this Postgres instead of starting one (DATABASE_URL). */
+  databaseUrl?: string;
+  /** Use this Redis instead of starting one (REDIS_URL). */
+  redisUrl?: string;
+  bucket?: string;
+  logFor?: (part: "postgres" | "bridge" | "redis" | "s3") => LogFn;
+}
+
+/**
+ * Brings up Postgres (embedded or given), the Neon WebSocket bridge, Redis (redis-server or given)
+ * and the S3-compatible store. On any failure, whatever already started is stopped again.
+ */
+export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
+  const logFor = options.logFor ?? (() => silent);
+  const persistent = options.dataDir !== undefined;
+  const root = options.dataDir ?? (await mkdtemp(join(tmpdir(), "edge-music-infra-")));
+  // Postgres runs as its own system user when we are root: it must be able to enter this folder.
+  if (!persistent) await chmod(root, 0o755);
+  const port = async (part: keyof NonNullable<InfraOptions["ports"]>) =>
+    options.ports?.[part] ?? (await freePort());
+  const stops: Array<() => Promise<void>> = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+    if (!persistent) await rm(root, { recursive: true, force: true });
+  };
+  try {
+    const [databaseUrl, redisUrl, s3] = await Promise.all([
+      options.databaseUrl ??
+        startEmbeddedPostgres({
+          dataDir: join(root, "postgres"),
+          port: await port("postgres"),
+          persistent,
+          log: logFor("postgres"),
+        }).then((pg) => {
+          stops.push(pg.stop);
+          return pg.url;
+        }),
+      options.redisUrl ??
+        startRedis({
+          port: await port("redis"),
+          ...(persistent ? { dataDir: join(root, "redis") } : {}),
+          log: logFor("redis"),
+        }).then((redis) => {
+          stops.push(redis.stop);
+          return redis.url;
+        }),
+      startS3({
+        port: await port("s3"),
+        dataDir: join(root, "s3"),
+        bucket: options.bucket ?? "media",
+        log: logFor("s3"),
+      }).then((handle) => {
+        stops.push(handle.stop);
+        const { stop: _stop, ...config } = handle;
+        return config;
+      }),
+    ]);
+    const target = new URL(databaseUrl);
+    const bridge = await startNeonBridge({
+      port: await port("bridge"),
+      allowedTargets: [`${target.hostname}:${target.port || "5432"}`],
+      log: logFor("bridge"),
+    });
+    stops.push(bridge.stop);
+    return { databaseUrl, neonWsProxy: bridge.url, redisUrl, s3, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

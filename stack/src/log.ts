@@ -1,0 +1,14 @@
+export type LogFn = (line: string) => void;
+
+/** Splits a child's output into lines and hands each to `log` (the dev stack prefixes them). */
+export function lineSplitter(log: LogFn): (chunk: Buffer | string) => void {
+  let pending = "";
+  return (chunk) => {
+    pending += chunk.toString();
+    const lines = pending.split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) if (line.trim() !== "") log(line);
+  };
+}
+
+export const silent: LogFn = () => {};

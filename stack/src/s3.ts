@@ -1,0 +1,52 @@
+import { mkdir } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import type { LogFn } from "./log.ts";
+import { waitForPort } from "./ports.ts";
+import { startProcess } from "./process.ts";
+
+export interface S3Config {
+  endpoint: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+export interface S3Handle extends S3Config {
+  stop(): Promise<void>;
+}
+
+/** s3rver accepts exactly this key pair. */
+const CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } as const;
+
+export async function startS3(options: {
+  port: number;
+  dataDir: string;
+  bucket: string;
+  log: LogFn;
+}): Promise<S3Handle> {
+  await mkdir(options.dataDir, { recursive: true });
+  const main = fileURLToPath(new URL("./s3-server-main.ts", import.meta.url));
+  const proc = startProcess(
+    process.execPath,
+    ["--import", "tsx", main, String(options.port), options.dataDir, options.bucket],
+    {
+      log: options.log,
+      env: { ...process.env, NODE_OPTIONS: "--openssl-legacy-provider" },
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+    },
+  );
+  await Promise.race([
+    waitForPort(options.port),
+    proc.exited.then((code) => {
+      throw new Error(`the S3 server exited early (code ${code})`);
+    }),
+  ]);
+  return {
+    endpoint: `http://127.0.0.1:${options.port}`,
+    region: "us-east-1",
+    bucket: options.bucket,
+    ...CREDENTIALS,
+    stop: () => proc.stop(),
+  };
+}
