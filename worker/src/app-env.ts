@@ -1,0 +1,14 @@
+import type { Bindings, Env } from "./env.ts";
+import type { Logger } from "./logger.ts";
+import type { Services } from "./services/index.ts";
+
+/** Hono's environment for every route of the service. */
+export interface AppEnv {
+  Bindings: Bindings;
+  Variables: {
+    requestId: string;
+    log: Logger;
+    env: Env;
+    services: Services;
+  };
+}

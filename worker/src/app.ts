@@ -1,0 +1,36 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { Scalar } from "@scalar/hono-api-reference";
+import { secureHeaders } from "hono/secure-headers";
+import type { AppEnv } from "./app-env.ts";
+import { NotFoundError } from "./errors/app-error.ts";
+import { onError } from "./errors/on-error.ts";
+import { healthRoutes } from "./features/health/index.ts";
+import { jsonBodyLimit } from "./middleware/body-limit.ts";
+import { requestContext } from "./middleware/request-context.ts";
+import { openApiDocument } from "./openapi/document.ts";
+import { validationHook } from "./validation/validator.ts";
+
+export const API_PREFIX = "/api/v1";
+
+export function createApp() {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  app.use("*", requestContext);
+  app.use("*", secureHeaders({ crossOriginResourcePolicy: "cross-origin" }));
+  app.use(`${API_PREFIX}/*`, jsonBodyLimit);
+
+  app.route(`${API_PREFIX}/health`, healthRoutes);
+
+  app.doc31(`${API_PREFIX}/openapi.json`, openApiDocument);
+  app.get(
+    `${API_PREFIX}/docs`,
+    Scalar({ url: `${API_PREFIX}/openapi.json`, pageTitle: "Edge Music API reference" }),
+  );
+
+  app.notFound((c) => {
+    throw new NotFoundError(`No route for ${c.req.method} ${c.req.path}.`);
+  });
+  app.onError(onError);
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,118 @@
+/**
+ * The one error tree of the service. Services throw these; `onError` turns them into
+ * RFC 9457 problem documents through the code → status table in `problem.ts`.
+ */
+export type ErrorCode =
+  | "VALIDATION_FAILED"
+  | "MALFORMED_REQUEST"
+  | "UNAUTHORIZED"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "METHOD_NOT_ALLOWED"
+  | "CONFLICT"
+  | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "RATE_LIMITED"
+  | "SERVICE_UNAVAILABLE"
+  | "INTERNAL";
+
+export interface FieldError {
+  /** Where the bad value is: `body.email`, `query.limit`, `param.id`, ... */
+  path: string;
+  message: string;
+  code?: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  /** Extra members of the problem document (for example `checks` of the readiness probe). */
+  readonly extensions: Record<string, unknown> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { cause?: unknown; extensions?: Record<string, unknown> } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.extensions = options.extensions;
+  }
+}
+
+export class ValidationError extends AppError {
+  readonly errors: FieldError[];
+  constructor(errors: FieldError[], message = "The request has invalid fields.") {
+    super("VALIDATION_FAILED", message);
+    this.errors = errors;
+  }
+}
+
+export class MalformedRequestError extends AppError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("MALFORMED_REQUEST", message, options);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message = "Sign in to continue.") {
+    super("UNAUTHORIZED", message);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message = "You are not allowed to do this.") {
+    super("FORBIDDEN", message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message = "Not found.", options: { extensions?: Record<string, unknown> } = {}) {
+    super("NOT_FOUND", message, options);
+  }
+}
+
+export class MethodNotAllowedError extends AppError {
+  constructor(message = "This method is not allowed on this resource.") {
+    super("METHOD_NOT_ALLOWED", message);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("CONFLICT", message, options);
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(limitBytes: number) {
+    super("PAYLOAD_TOO_LARGE", `The request body exceeds the limit of ${limitBytes} bytes.`, {
+      extensions: { limitBytes },
+    });
+  }
+}
+
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(message: string) {
+    super("UNSUPPORTED_MEDIA_TYPE", message);
+  }
+}
+
+export class RateLimitedError extends AppError {
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
+    super("RATE_LIMITED", "Too many requests. Try again later.", {
+      extensions: { retryAfterSeconds },
+    });
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+export class ServiceUnavailableError extends AppError {
+  constructor(
+    message: string,
+    options: { cause?: unknown; extensions?: Record<string, unknown> } = {},
+  ) {
+    super("SERVICE_UNAVAILABLE", message, options);
+  }
+}

@@ -1,0 +1,43 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { AppEnv } from "../app-env.ts";
+import { describeError } from "../logger.ts";
+import { AppError, type ErrorCode, RateLimitedError, ValidationError } from "./app-error.ts";
+import { PROBLEM_TYPES, problem, problemResponse } from "./problem.ts";
+
+const CODE_BY_STATUS = new Map<number, ErrorCode>(
+  Object.entries(PROBLEM_TYPES).map(([code, { status }]) => [status, code as ErrorCode]),
+);
+CODE_BY_STATUS.set(400, "MALFORMED_REQUEST");
+
+/**
+ * The one error handler, three tiers: our own errors carry their code and a client-safe message;
+ * Hono's HTTPExceptions (malformed JSON, ...) keep their status; anything else is logged with
+ * the request id and answered with a 500 that reveals nothing.
+ */
+export function onError(error: Error, c: Context<AppEnv>): Response {
+  const requestId = c.get("requestId") ?? crypto.randomUUID();
+  const log = c.get("log");
+  if (error instanceof AppError) {
+    const body = problem(error.code, error.message, requestId, {
+      ...(error instanceof ValidationError ? { errors: error.errors } : {}),
+      ...(error.extensions ? { extensions: error.extensions } : {}),
+    });
+    if (body.status >= 500)
+      log?.error(error.message, { code: error.code, ...describeError(error) });
+    const headers: Record<string, string> = { "x-request-id": requestId };
+    if (error instanceof RateLimitedError) headers["retry-after"] = String(error.retryAfterSeconds);
+    return problemResponse(body, headers);
+  }
+  if (error instanceof HTTPException && error.status < 500) {
+    const code = CODE_BY_STATUS.get(error.status) ?? "MALFORMED_REQUEST";
+    // Hono's own messages ("Malformed JSON in request body") are safe to show.
+    const detail = error.message || PROBLEM_TYPES[code].title;
+    const body = { ...problem(code, detail, requestId), status: error.status };
+    return problemResponse(body, { "x-request-id": requestId });
+  }
+  (log ?? console).error("unhandled error", describeError(error));
+  return problemResponse(problem("INTERNAL", "An unexpected error occurred.", requestId), {
+    "x-request-id": requestId,
+  });
+}

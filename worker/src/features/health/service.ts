@@ -1,0 +1,64 @@
+import { describeError, type Logger } from "../../logger.ts";
+import type { Services } from "../../services/index.ts";
+
+export type Part = "postgres" | "redis" | "storage";
+
+export interface Check {
+  status: "up" | "down";
+  latencyMs: number;
+  /** A short, client-safe reason when down (no hosts, no credentials). */
+  reason?: string;
+}
+
+export interface Readiness {
+  ready: boolean;
+  checks: Record<Part, Check>;
+}
+
+export const CHECK_TIMEOUT_MS = 2_000;
+
+/** Checks every dependency concurrently, each bounded by `timeoutMs`; logs why a part is down. */
+export async function checkReadiness(
+  services: Services,
+  log: Logger,
+  timeoutMs = CHECK_TIMEOUT_MS,
+): Promise<Readiness> {
+  const probes: Record<Part, () => Promise<unknown>> = {
+    postgres: () => services.db().execute("select 1"),
+    redis: () => services.redis().ping(),
+    storage: () => services.storage.ping(),
+  };
+  const entries = await Promise.all(
+    (Object.keys(probes) as Part[]).map(
+      async (part) => [part, await timed(part, probes[part], timeoutMs, log)] as const,
+    ),
+  );
+  const checks = Object.fromEntries(entries) as Record<Part, Check>;
+  return { ready: entries.every(([, check]) => check.status === "up"), checks };
+}
+
+async function timed(
+  part: Part,
+  probe: () => Promise<unknown>,
+  timeoutMs: number,
+  log: Logger,
+): Promise<Check> {
+  const started = Date.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    await Promise.race([probe(), timeout]);
+    return { status: "up", latencyMs: Date.now() - started };
+  } catch (error) {
+    log.warn("readiness check failed", { part, ...describeError(error) });
+    const reason =
+      error instanceof Error && error.message.startsWith("no answer")
+        ? error.message
+        : "unreachable";
+    return { status: "down", latencyMs: Date.now() - started, reason };
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,54 @@
+import { z } from "@hono/zod-openapi";
+import { PROBLEM_CONTENT_TYPE } from "../errors/problem.ts";
+
+export const FieldErrorSchema = z
+  .object({
+    path: z.string().openapi({ example: "body.email" }),
+    message: z.string().openapi({ example: "Invalid email address" }),
+    code: z.string().optional().openapi({ example: "invalid_format" }),
+  })
+  .openapi("FieldError");
+
+export const ProblemSchema = z
+  .object({
+    type: z.string().openapi({ example: "urn:problem-type:edge-music:validation-failed" }),
+    title: z.string().openapi({ example: "Invalid request" }),
+    status: z.number().int().openapi({ example: 400 }),
+    detail: z.string().openapi({ example: "The request has invalid fields." }),
+    code: z.string().openapi({ example: "VALIDATION_FAILED" }),
+    requestId: z.string().openapi({ example: "0b6f1c1e-6d2f-4a53-9a39-3a1f3f2b9f10" }),
+    errors: z.array(FieldErrorSchema).optional(),
+  })
+  .passthrough()
+  .openapi("Problem", {
+    description:
+      "RFC 9457 problem details. Every error of the API has this shape and the content type application/problem+json.",
+  });
+
+const DESCRIPTIONS: Record<number, string> = {
+  400: "Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`).",
+  401: "Missing, expired or invalid credentials.",
+  403: "Signed in, but not allowed (wrong account kind, or not the owner).",
+  404: "Not found.",
+  409: "Conflict with the current state (for example a taken username).",
+  413: "The body is larger than the limit.",
+  415: "The uploaded file's type is not accepted.",
+  429: "Too many requests; see Retry-After.",
+  503: "A dependency is unavailable; retry later.",
+};
+
+/** Problem responses for `createRoute({ responses })`; every route lists the statuses it can answer. */
+export function problemResponses<S extends number>(...statuses: S[]) {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      {
+        description: DESCRIPTIONS[status] ?? "Error.",
+        content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema } },
+      },
+    ]),
+  ) as Record<
+    S,
+    { description: string; content: { [PROBLEM_CONTENT_TYPE]: { schema: typeof ProblemSchema } } }
+  >;
+}

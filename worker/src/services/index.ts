@@ -1,0 +1,59 @@
+import { createDb, type Database } from "@edge-music/db";
+import type Redis from "ioredis";
+import type { Env } from "../env.ts";
+import type { Logger } from "../logger.ts";
+import { describeError } from "../logger.ts";
+import { createStorage, type ObjectStorage } from "../storage/index.ts";
+import { createRequestRedis } from "./redis.ts";
+
+/** What services get: created lazily per request, closed when the response is done. */
+export interface Services {
+  db(): Database;
+  redis(): Redis;
+  readonly storage: ObjectStorage;
+}
+
+export interface RequestServices extends Services {
+  /** Closes whatever the request opened; pass it to `waitUntil`. */
+  close(): Promise<void>;
+}
+
+export function createRequestServices(env: Env, log: Logger): RequestServices {
+  let database: ReturnType<typeof createDb> | undefined;
+  let redis: Redis | undefined;
+  let storage: ObjectStorage | undefined;
+  return {
+    db() {
+      database ??= createDb(
+        env.DATABASE_URL,
+        env.NEON_WS_PROXY ? { wsProxy: env.NEON_WS_PROXY } : {},
+      );
+      return database.db;
+    },
+    redis() {
+      redis ??= createRequestRedis(env.REDIS_URL);
+      return redis;
+    },
+    get storage() {
+      storage ??= createStorage(env);
+      return storage;
+    },
+    async close() {
+      const closing: Promise<unknown>[] = [];
+      if (database) closing.push(database.close());
+      if (redis) {
+        const connection = redis;
+        closing.push(
+          connection.status === "ready"
+            ? connection.quit()
+            : Promise.resolve(connection.disconnect()),
+        );
+      }
+      const results = await Promise.allSettled(closing);
+      for (const result of results) {
+        if (result.status === "rejected")
+          log.warn("closing a connection failed", describeError(result.reason));
+      }
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import type { Env } from "../env.ts";
+import type { ObjectStorage } from "./port.ts";
+import { r2Storage } from "./r2.ts";
+import { s3Storage } from "./s3.ts";
+
+export type { ObjectInfo, ObjectStorage, PutBody, PutOptions, StoredObject } from "./port.ts";
+export { StorageError } from "./port.ts";
+export { r2Storage } from "./r2.ts";
+export { s3Storage } from "./s3.ts";
+
+export function createStorage(env: Env): ObjectStorage {
+  if (env.STORAGE_DRIVER === "r2") return r2Storage(env.MEDIA);
+  return s3Storage({
+    endpoint: env.S3_ENDPOINT,
+    region: env.S3_REGION,
+    bucket: env.S3_BUCKET,
+    accessKeyId: env.S3_ACCESS_KEY_ID,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+  });
+}

@@ -1,0 +1,47 @@
+/**
+ * The Worker's object storage, a small port with two adapters: the R2 binding (production,
+ * Workers tests) and S3 over HTTP (the local stack, self-hosting on any S3-compatible store).
+ */
+export interface ObjectInfo {
+  key: string;
+  size: number;
+  etag: string;
+  contentType: string | undefined;
+  uploadedAt: Date | undefined;
+}
+
+export interface StoredObject extends ObjectInfo {
+  body: ReadableStream<Uint8Array>;
+}
+
+export type PutBody = ReadableStream<Uint8Array> | ArrayBuffer | Uint8Array | string;
+
+export interface PutOptions {
+  contentType?: string;
+  /** Required when `body` is a stream: both R2 and S3 need the length up front. */
+  size?: number;
+  cacheControl?: string;
+}
+
+export interface ListPage {
+  keys: string[];
+  cursor: string | undefined;
+}
+
+export interface ObjectStorage {
+  readonly driver: "r2" | "s3";
+  head(key: string): Promise<ObjectInfo | null>;
+  get(key: string): Promise<StoredObject | null>;
+  put(key: string, body: PutBody, options?: PutOptions): Promise<ObjectInfo>;
+  delete(keys: string | string[]): Promise<void>;
+  list(prefix: string, options?: { cursor?: string; limit?: number }): Promise<ListPage>;
+  /** Resolves when the bucket answers (readiness probe). */
+  ping(): Promise<void>;
+}
+
+export class StorageError extends Error {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, options);
+    this.name = "StorageError";
+  }
+}

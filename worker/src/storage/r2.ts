@@ -1,0 +1,65 @@
+import type {
+  ListPage,
+  ObjectInfo,
+  ObjectStorage,
+  PutBody,
+  PutOptions,
+  StoredObject,
+} from "./port.ts";
+
+export function r2Storage(bucket: R2Bucket): ObjectStorage {
+  return {
+    driver: "r2",
+    async head(key) {
+      const object = await bucket.head(key);
+      return object ? info(object) : null;
+    },
+    async get(key) {
+      const object = await bucket.get(key);
+      if (!object) return null;
+      return { ...info(object), body: object.body } satisfies StoredObject;
+    },
+    async put(key: string, body: PutBody, options: PutOptions = {}) {
+      const value =
+        body instanceof ReadableStream && options.size !== undefined
+          ? body.pipeThrough(new FixedLengthStream(options.size))
+          : body;
+      const object = await bucket.put(key, value, {
+        httpMetadata: {
+          ...(options.contentType ? { contentType: options.contentType } : {}),
+          ...(options.cacheControl ? { cacheControl: options.cacheControl } : {}),
+        },
+      });
+      return info(object);
+    },
+    async delete(keys) {
+      const list = Array.isArray(keys) ? keys : [keys];
+      // R2 deletes at most 1000 keys per call.
+      for (let i = 0; i < list.length; i += 1000) await bucket.delete(list.slice(i, i + 1000));
+    },
+    async list(prefix, options = {}): Promise<ListPage> {
+      const page = await bucket.list({
+        prefix,
+        limit: options.limit ?? 1000,
+        ...(options.cursor ? { cursor: options.cursor } : {}),
+      });
+      return {
+        keys: page.objects.map((o) => o.key),
+        cursor: page.truncated ? page.cursor : undefined,
+      };
+    },
+    async ping() {
+      await bucket.head("health/probe");
+    },
+  };
+}
+
+function info(object: R2Object): ObjectInfo {
+  return {
+    key: object.key,
+    size: object.size,
+    etag: object.httpEtag,
+    contentType: object.httpMetadata?.contentType,
+    uploadedAt: object.uploaded,
+  };
+}

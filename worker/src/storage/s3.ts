@@ -1,0 +1,137 @@
+import { AwsClient } from "aws4fetch";
+import {
+  type ListPage,
+  type ObjectInfo,
+  type ObjectStorage,
+  type PutBody,
+  type PutOptions,
+  StorageError,
+} from "./port.ts";
+
+export interface S3StorageConfig {
+  endpoint: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+/** S3 over HTTP with SigV4 (path-style addressing, which every S3-compatible store accepts). */
+export function s3Storage(config: S3StorageConfig): ObjectStorage {
+  const client = new AwsClient({
+    accessKeyId: config.accessKeyId,
+    secretAccessKey: config.secretAccessKey,
+    service: "s3",
+    region: config.region,
+  });
+  const bucketUrl = `${config.endpoint.replace(/\/+$/, "")}/${encodeURIComponent(config.bucket)}`;
+  const objectUrl = (key: string) =>
+    `${bucketUrl}/${key.split("/").map(encodeURIComponent).join("/")}`;
+
+  const send = async (url: string, init: RequestInit & { headers?: Record<string, string> }) => {
+    const response = await client.fetch(url, {
+      ...init,
+      // Streams are not hashed: the payload is signed as UNSIGNED-PAYLOAD, as over TLS in S3.
+      headers: { "x-amz-content-sha256": "UNSIGNED-PAYLOAD", ...init.headers },
+    });
+    return response;
+  };
+  const fail = async (operation: string, key: string, response: Response): Promise<never> => {
+    const text = await response.text().catch(() => "");
+    throw new StorageError(
+      `S3 ${operation} ${key} failed with ${response.status}: ${text.slice(0, 300)}`,
+    );
+  };
+
+  const storage: ObjectStorage = {
+    driver: "s3",
+    async head(key) {
+      const response = await send(objectUrl(key), { method: "HEAD" });
+      if (response.status === 404) return null;
+      if (!response.ok) return fail("HEAD", key, response);
+      return info(key, response);
+    },
+    async get(key) {
+      const response = await send(objectUrl(key), { method: "GET" });
+      if (response.status === 404) {
+        await response.body?.cancel();
+        return null;
+      }
+      if (!response.ok || !response.body) return fail("GET", key, response);
+      return { ...info(key, response), body: response.body };
+    },
+    async put(key: string, body: PutBody, options: PutOptions = {}) {
+      const headers: Record<string, string> = {};
+      if (options.contentType) headers["content-type"] = options.contentType;
+      if (options.cacheControl) headers["cache-control"] = options.cacheControl;
+      let payload = body as BodyInit;
+      if (body instanceof ReadableStream) {
+        if (options.size === undefined)
+          throw new StorageError(`put ${key}: a stream needs its size`);
+        // S3 refuses chunked uploads without a length; a FixedLengthStream sends Content-Length.
+        payload = body.pipeThrough(new FixedLengthStream(options.size));
+      }
+      const response = await send(objectUrl(key), { method: "PUT", body: payload, headers });
+      if (!response.ok) return fail("PUT", key, response);
+      await response.body?.cancel();
+      const stored = await storage.head(key);
+      if (!stored) throw new StorageError(`PUT ${key} succeeded but the object is not there`);
+      return stored;
+    },
+    async delete(keys) {
+      const list = Array.isArray(keys) ? keys : [keys];
+      // Single deletes (DeleteObjects needs Content-MD5, which not every store agrees on), 8 at a time.
+      for (let i = 0; i < list.length; i += 8) {
+        await Promise.all(
+          list.slice(i, i + 8).map(async (key) => {
+            const response = await send(objectUrl(key), { method: "DELETE" });
+            if (!response.ok && response.status !== 404) await fail("DELETE", key, response);
+            await response.body?.cancel();
+          }),
+        );
+      }
+    },
+    async list(prefix, options = {}): Promise<ListPage> {
+      const query = new URLSearchParams({
+        "list-type": "2",
+        prefix,
+        "max-keys": String(options.limit ?? 1000),
+      });
+      if (options.cursor) query.set("continuation-token", options.cursor);
+      const response = await send(`${bucketUrl}?${query}`, { method: "GET" });
+      if (!response.ok) return fail("LIST", prefix, response);
+      const xml = await response.text();
+      const keys = [...xml.matchAll(/<Key>([^<]*)<\/Key>/g)].map((m) => decodeXml(m[1] ?? ""));
+      const truncated = /<IsTruncated>true<\/IsTruncated>/.test(xml);
+      const next = xml.match(/<NextContinuationToken>([^<]*)<\/NextContinuationToken>/)?.[1];
+      return { keys, cursor: truncated && next ? decodeXml(next) : undefined };
+    },
+    async ping() {
+      const response = await send(bucketUrl, { method: "HEAD" });
+      await response.body?.cancel();
+      if (!response.ok)
+        throw new StorageError(`bucket ${config.bucket} answered ${response.status}`);
+    },
+  };
+  return storage;
+}
+
+function info(key: string, response: Response): ObjectInfo {
+  const modified = response.headers.get("last-modified");
+  return {
+    key,
+    size: Number(response.headers.get("content-length") ?? 0),
+    etag: response.headers.get("etag") ?? "",
+    contentType: response.headers.get("content-type") ?? undefined,
+    uploadedAt: modified ? new Date(modified) : undefined,
+  };
+}
+
+function decodeXml(text: string): string {
+  return text
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&apos;", "'")
+    .replaceAll("&amp;", "&");
+}
