@@ -1,0 +1,27 @@
+import { z } from "zod";
+
+const ConfigSchema = z.object({
+  REDIS_URL: z.url(),
+  DATABASE_URL: z.url(),
+  NEON_WS_PROXY: z.url().optional(),
+  QUEUE_NAME: z.string().min(1).default("audio-processing"),
+  CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().default("auto"),
+  S3_BUCKET: z.string().min(1).default("media"),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** Reads the configuration once at start; a bad value stops the process with every problem listed. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = ConfigSchema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid transcoder configuration:\n  - ${problems.join("\n  - ")}`);
+  }
+  return result.data;
+}

@@ -1,0 +1,103 @@
+import { Queue, QueueEvents } from "bullmq";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { loadConfig } from "../src/config.ts";
+import { startTranscoder, type Transcoder } from "../src/service.ts";
+
+const infra = inject("infra");
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function deferred() {
+  let resolve: () => void = () => {};
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+function setup(overrides: Record<string, string> = {}) {
+  const queueName = `test-${crypto.randomUUID()}`;
+  const config = loadConfig({
+    REDIS_URL: infra.redisUrl,
+    DATABASE_URL: infra.databaseUrl,
+    QUEUE_NAME: queueName,
+    ...overrides,
+  });
+  const connection = { url: infra.redisUrl };
+  const queue = new Queue(queueName, { connection });
+  const events = new QueueEvents(queueName, { connection });
+  cleanups.push(async () => {
+    await queue.obliterate({ force: true });
+    await queue.close();
+    await events.close();
+  });
+  return { config, queue, events };
+}
+
+describe("transcoder service", () => {
+  it("takes jobs from its queue and reports their result", async () => {
+    const { config, queue, events } = setup();
+    const seen: unknown[] = [];
+    const transcoder: Transcoder = startTranscoder(config, async (job) => {
+      seen.push(job.data);
+      return { ok: true };
+    });
+    cleanups.push(() => transcoder.close());
+    await events.waitUntilReady();
+    const job = await queue.add("convert", { trackId: "t1" });
+    expect(await job.waitUntilFinished(events, 10_000)).toEqual({ ok: true });
+    expect(seen).toEqual([{ trackId: "t1" }]);
+  });
+
+  it("on close lets the running job finish, then stops taking jobs", async () => {
+    const { config, queue, events } = setup();
+    const running = deferred();
+    const gate = deferred();
+    const transcoder = startTranscoder(config, async () => {
+      running.resolve();
+      await gate.promise;
+      return "done";
+    });
+    await events.waitUntilReady();
+    const job = await queue.add("convert", { n: 1 });
+    await running.promise;
+    let closed = false;
+    const closing = transcoder.close().then(() => {
+      closed = true;
+    });
+    await sleep(300);
+    expect(closed).toBe(false);
+    gate.resolve();
+    await closing;
+    expect(await job.waitUntilFinished(events, 10_000)).toBe("done");
+    await queue.add("convert", { n: 2 });
+    await sleep(300);
+    expect(await queue.getWaitingCount()).toBe(1);
+  });
+
+  it("on close gives up on a job that outlives the shutdown timeout", async () => {
+    const { config, queue, events } = setup({ SHUTDOWN_TIMEOUT_MS: "1000" });
+    const running = deferred();
+    const transcoder = startTranscoder(config, async () => {
+      running.resolve();
+      await new Promise(() => {});
+    });
+    await events.waitUntilReady();
+    await queue.add("convert", { n: 1 });
+    await running.promise;
+    const started = Date.now();
+    await transcoder.close();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it("refuses a bad configuration with every problem listed", () => {
+    expect(() => loadConfig({ REDIS_URL: "nope", CONCURRENCY: "0" })).toThrow(
+      /REDIS_URL[\s\S]*DATABASE_URL[\s\S]*CONCURRENCY/,
+    );
+  });
+});
