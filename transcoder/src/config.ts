@@ -16,6 +16,9 @@ const ConfigSchema = z.object({
 
 export type Config = z.infer<typeof ConfigSchema>;
 
+/** Every variable the transcoder reads (deployment files are checked against it). */
+export const CONFIG_KEYS = Object.keys(ConfigSchema.shape);
+
 /** Reads the configuration once at start; a bad value stops the process with every problem listed. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const result = ConfigSchema.safeParse(env);
