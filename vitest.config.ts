@@ -5,5 +5,7 @@ export default defineConfig({
     globalSetup: ["./stack/src/vitest-global-setup.ts"],
     projects: ["db", "stack", "transcoder", "worker"],
     reporters: ["default"],
+    // Logs of passing tests are noise (expected warnings of failure paths); failing ones keep theirs.
+    silent: "passed-only",
   },
 });

@@ -27,7 +27,9 @@ export function createDb(connectionString: string, options: CreateDbOptions = {}
     const target = wsProxy.replace(/^wss?:\/\//, "");
     neonConfig.wsProxy = (host, port) => `${target}?address=${host}:${port}`;
     neonConfig.useSecureWebSocket = secure;
-    // The local bridge speaks plain Postgres behind it: no TLS to pipeline.
+    // The local bridge speaks plain Postgres behind it: no TLS to pipeline, and the password is
+    // sent only when the server asks (any auth method works, trust included; the embedded server
+    // asks in clear text on loopback, see stack/src/postgres.ts).
     neonConfig.pipelineTLS = false;
     neonConfig.pipelineConnect = false;
   }

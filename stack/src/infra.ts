@@ -51,7 +51,9 @@ export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
     if (!persistent) await rm(root, { recursive: true, force: true });
   };
   try {
-    const [databaseUrl, redisUrl, s3] = await Promise.all([
+    // allSettled, not all: when one part fails, the others must finish starting (and register
+    // their stop) before stopAll runs, or they would outlive the run.
+    const [databaseUrl, redisUrl, s3] = await settleAll([
       options.databaseUrl ??
         startEmbeddedPostgres({
           dataDir: join(root, "postgres"),
@@ -94,4 +96,14 @@ export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
     await stopAll();
     throw error;
   }
+}
+
+/** Like Promise.all, but rejects only after every promise has settled (with the first reason). */
+export async function settleAll<T extends readonly unknown[]>(
+  promises: readonly [...{ [K in keyof T]: T[K] | Promise<T[K]> }],
+): Promise<T> {
+  const results = await Promise.allSettled(promises);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }

@@ -45,6 +45,7 @@ export async function startEmbeddedPostgres(
   const dataDir = await reachableDataDir(resolve(options.dataDir), user, log);
   await stopStaleServer(dataDir, log);
   if (!existsSync(join(dataDir, "PG_VERSION"))) await initdb(native, dataDir, user, log);
+  await writeHba(dataDir);
 
   const server = spawn(
     join(native, "bin", "postgres"),
@@ -75,6 +76,26 @@ export async function startEmbeddedPostgres(
       if (!persistent) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * TCP clients on loopback send the password in clear text, as clients of Neon's proxy do (over TLS
+ * there): the Neon driver then answers with the password, as in production, instead of
+ * computing SCRAM in JavaScript (70–250 ms per connection, and the Worker connects per request).
+ * Stored passwords stay SCRAM verifiers; the socket keeps SCRAM. Rewritten at every start so that
+ * clusters made by older versions of this file follow it.
+ */
+async function writeHba(dataDir: string): Promise<void> {
+  await writeFile(
+    join(dataDir, "pg_hba.conf"),
+    [
+      "# Written by the stack at every start (stack/src/postgres.ts).",
+      "local all all scram-sha-256",
+      "host  all all 127.0.0.1/32 password",
+      "",
+    ].join("\n"),
+    { mode: 0o644 },
+  );
 }
 
 async function initdb(native: string, dataDir: string, user: PostgresUser | undefined, log: LogFn) {

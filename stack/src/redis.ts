@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
+import { connect } from "node:net";
 import type { LogFn } from "./log.ts";
-import { waitForPort } from "./ports.ts";
 import { startProcess } from "./process.ts";
 
 export interface RedisHandle {
@@ -38,7 +38,8 @@ export async function startRedis(options: {
   }
   const proc = startProcess("redis-server", args, { log: options.log });
   await Promise.race([
-    waitForPort(options.port),
+    // A PONG, not just an open port: another program on the port must not pass for our Redis.
+    waitForPong(options.port),
     proc.exited.then((code) => {
       throw new Error(`redis-server exited early (code ${code}); is it installed? run ./run setup`);
     }),
@@ -48,4 +49,25 @@ export async function startRedis(options: {
     port: options.port,
     stop: () => proc.stop(),
   };
+}
+
+async function waitForPong(port: number, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await ping(port))) {
+    if (Date.now() > deadline) throw new Error(`no Redis answers on 127.0.0.1:${port}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function ping(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: "127.0.0.1" }, () => socket.write("PING\r\n"));
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1_000, () => done(false));
+    socket.once("data", (data) => done(data.toString() === "+PONG\r\n"));
+    socket.once("error", () => done(false));
+  });
 }
