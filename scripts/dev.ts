@@ -1,11 +1,18 @@
 // `./run dev`: the whole local stack, supervised. Postgres 17 (embedded, or DATABASE_URL), the Neon
 // WebSocket bridge, Redis (redis-server, or REDIS_URL), the S3-compatible store, migrations,
 // `wrangler dev` and the transcoder. Ctrl-C stops everything; if one part dies, all stop.
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { migrate } from "@edge-music/db/migrate";
-import { type InfraInfo, type ManagedProcess, startInfra, startProcess } from "@edge-music/stack";
+import {
+  type InfraInfo,
+  type ManagedProcess,
+  standInOAuthVars,
+  startInfra,
+  startProcess,
+} from "@edge-music/stack";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const env = process.env;
@@ -16,6 +23,7 @@ const ports = {
   bridge: port("DEV_NEON_BRIDGE_PORT", 55433),
   redis: port("DEV_REDIS_PORT", 56379),
   s3: port("DEV_S3_PORT", 59000),
+  standIns: port("DEV_STAND_INS_PORT", 59100),
 };
 
 const COLORS = [36, 35, 33, 32, 34, 31, 96];
@@ -29,8 +37,31 @@ const prefixed = (name: string) => {
 };
 const say = prefixed("dev");
 
+/**
+ * Secrets of the dev stack: made once and kept in .data/, so sessions and 2FA enrolments
+ * survive a restart of the stack like the rest of its data.
+ */
+async function devSecrets(): Promise<{ JWT_SECRET: string; ENCRYPTION_KEY: string }> {
+  const file = join(root, ".data", "secrets.json");
+  try {
+    return JSON.parse(await readFile(file, "utf8"));
+  } catch {
+    const secrets = {
+      JWT_SECRET: randomBytes(32).toString("base64url"),
+      ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    };
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, JSON.stringify(secrets), { mode: 0o600 });
+    return secrets;
+  }
+}
+
 async function writeDevVars(infra: InfraInfo, publicBaseUrl: string): Promise<void> {
+  // No MAIL_API_KEY: as the spec's development mode, reset links are written to the log.
   const vars = {
+    ...(await devSecrets()),
+    // OAuth sign-in works locally against the stand-in providers (any identity, no account).
+    ...standInOAuthVars(infra.standIns.url),
     DATABASE_URL: infra.databaseUrl,
     NEON_WS_PROXY: infra.neonWsProxy,
     REDIS_URL: infra.redisUrl,
@@ -138,7 +169,7 @@ async function main(): Promise<void> {
     await waitForHttp(`${api}/health/live`, 120_000);
     say(
       `ready in ${((Date.now() - started) / 1000).toFixed(1)} s · api ${api} · docs ${api}/docs · health ${api}/health/ready · ` +
-        `postgres ${redact(infra.databaseUrl)} · redis ${infra.redisUrl} · s3 ${infra.s3.endpoint}/${infra.s3.bucket} · Ctrl-C stops all`,
+        `postgres ${redact(infra.databaseUrl)} · redis ${infra.redisUrl} · s3 ${infra.s3.endpoint}/${infra.s3.bucket} · stand-ins ${infra.standIns.url} · Ctrl-C stops all`,
     );
   } catch (error) {
     say(`failed to start: ${error instanceof Error ? error.message : String(error)}`);

@@ -19,6 +19,9 @@ export default defineConfig({
           PUBLIC_BASE_URL: "http://localhost:8787",
           FRONTEND_URL: "http://localhost:5173",
           LOG_LEVEL: "warn",
+          // Test-only secrets (the real ones are `wrangler secret put`).
+          JWT_SECRET: "test-only-jwt-secret-0123456789abcdef",
+          ENCRYPTION_KEY: "dGVzdC1vbmx5LWVuY3J5cHRpb24ta2V5LTMyYnl0ZXM=",
           // Pinned: a .dev.vars left by `./run dev` must not switch the tests to S3.
           STORAGE_DRIVER: "r2",
         },

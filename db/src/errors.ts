@@ -4,18 +4,34 @@ export const FOREIGN_KEY_VIOLATION = "23503";
 const SQLSTATE = /^[0-9A-Z]{5}$/;
 
 /**
- * The Postgres SQLSTATE behind `err`, if any. drizzle wraps driver errors (DrizzleQueryError),
- * so the code may sit on `err.cause`, possibly several levels down. Callers branch on codes
- * only: message text changes across Postgres versions and locales.
+ * The first value `pick` finds on `err` or its causes. drizzle wraps driver errors
+ * (DrizzleQueryError), so the driver's fields may sit several levels down.
  */
-export function pgErrorCode(err: unknown): string | undefined {
+function findInCauses<T>(err: unknown, pick: (error: Record<string, unknown>) => T | undefined) {
   let current: unknown = err;
   // Bounded: a cause chain can be cyclic.
   for (let depth = 0; depth < 8 && typeof current === "object" && current !== null; depth++) {
-    const { code, syscall } = current as { code?: unknown; syscall?: unknown };
-    // Node socket errors also carry 5-letter codes (EPIPE, EPERM) but always name a syscall.
-    if (typeof code === "string" && SQLSTATE.test(code) && syscall === undefined) return code;
+    const found = pick(current as Record<string, unknown>);
+    if (found !== undefined) return found;
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/**
+ * The Postgres SQLSTATE behind `err`, if any. Callers branch on codes only: message text
+ * changes across Postgres versions and locales.
+ */
+export function pgErrorCode(err: unknown): string | undefined {
+  // Node socket errors also carry 5-letter codes (EPIPE, EPERM) but always name a syscall.
+  return findInCauses(err, ({ code, syscall }) =>
+    typeof code === "string" && SQLSTATE.test(code) && syscall === undefined ? code : undefined,
+  );
+}
+
+/** The constraint (or unique index) a Postgres error names, if any. */
+export function pgConstraint(err: unknown): string | undefined {
+  return findInCauses(err, ({ constraint }) =>
+    typeof constraint === "string" ? constraint : undefined,
+  );
 }

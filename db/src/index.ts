@@ -5,5 +5,5 @@ export {
   type DbHandle,
   type Schema,
 } from "./client";
-export { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from "./errors";
+export { FOREIGN_KEY_VIOLATION, pgConstraint, pgErrorCode, UNIQUE_VIOLATION } from "./errors";
 export * from "./schema";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pgErrorCode, UNIQUE_VIOLATION } from "../src/errors";
+import { pgConstraint, pgErrorCode, UNIQUE_VIOLATION } from "../src/errors";
 
 // No database here: real driver errors are covered in constraints.test.ts.
 
@@ -19,5 +19,16 @@ describe("pgErrorCode", () => {
     const cyclic: { cause?: unknown } = {};
     cyclic.cause = cyclic;
     expect(pgErrorCode(cyclic)).toBeUndefined();
+  });
+});
+
+describe("pgConstraint", () => {
+  it("finds the constraint a wrapped driver error names", () => {
+    const pgError = Object.assign(new Error("dup"), {
+      code: "23505",
+      constraint: "users_email_idx",
+    });
+    expect(pgConstraint(new Error("Failed query", { cause: pgError }))).toBe("users_email_idx");
+    expect(pgConstraint(new Error("no constraint"))).toBeUndefined();
   });
 });

@@ -22,6 +22,7 @@ const TABLES = [
   "playlist_likes",
   "playlist_tracks",
   "playlists",
+  "rate_limits",
   "track_files",
   "tracks",
   "user_oauth_accounts",

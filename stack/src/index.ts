@@ -3,3 +3,13 @@ export { type LogFn, lineSplitter, silent } from "./log.ts";
 export { freePort, waitForPort } from "./ports.ts";
 export { type ManagedProcess, startProcess } from "./process.ts";
 export type { S3Config } from "./s3.ts";
+export {
+  OAUTH_PROVIDERS,
+  OAUTH_TEST_CLIENTS,
+  type OAuthClient,
+  type OAuthProvider,
+  type StandInsHandle,
+  type StandInsOptions,
+  startStandIns,
+} from "./stand-ins/index.ts";
+export { standInOAuthVars } from "./stand-ins/oauth/clients.ts";

@@ -3,5 +3,7 @@ import type { InfraInfo } from "./infra.ts";
 declare module "vitest" {
   interface ProvidedContext {
     infra: InfraInfo;
+    /** A migrated database on the test Postgres for the application's suites. */
+    appDatabaseUrl: string;
   }
 }

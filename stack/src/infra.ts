@@ -7,6 +7,7 @@ import { freePort } from "./ports.ts";
 import { startEmbeddedPostgres } from "./postgres.ts";
 import { startRedis } from "./redis.ts";
 import { type S3Config, startS3 } from "./s3.ts";
+import { startStandIns } from "./stand-ins/index.ts";
 
 /** What the Worker, the transcoder and the tests need to reach the local infrastructure. */
 export interface InfraInfo {
@@ -15,27 +16,32 @@ export interface InfraInfo {
   neonWsProxy: string;
   redisUrl: string;
   s3: S3Config;
+  /** The stand-ins for outside services: OAuth providers, the mail API, the test oracle. */
+  standIns: { url: string };
 }
 
 export interface Infra extends InfraInfo {
   stop(): Promise<void>;
 }
 
+type Part = "postgres" | "bridge" | "redis" | "s3";
+
 export interface InfraOptions {
   /** Where persistent data lives (dev). Without it everything is temporary (tests). */
   dataDir?: string;
-  ports?: Partial<Record<"postgres" | "bridge" | "redis" | "s3", number>>;
+  ports?: Partial<Record<Part | "standIns", number>>;
   /** Use this Postgres instead of starting one (DATABASE_URL). */
   databaseUrl?: string;
   /** Use this Redis instead of starting one (REDIS_URL). */
   redisUrl?: string;
   bucket?: string;
-  logFor?: (part: "postgres" | "bridge" | "redis" | "s3") => LogFn;
+  logFor?: (part: Part | "stand-ins") => LogFn;
 }
 
 /**
- * Brings up Postgres (embedded or given), the Neon WebSocket bridge, Redis (redis-server or given)
- * and the S3-compatible store. On any failure, whatever already started is stopped again.
+ * Brings up Postgres (embedded or given), the Neon WebSocket bridge, Redis (redis-server or given),
+ * the S3-compatible store and the stand-ins for outside services. On any failure, whatever already
+ * started is stopped again.
  */
 export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
   const logFor = options.logFor ?? (() => silent);
@@ -53,7 +59,7 @@ export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
   try {
     // allSettled, not all: when one part fails, the others must finish starting (and register
     // their stop) before stopAll runs, or they would outlive the run.
-    const [databaseUrl, redisUrl, s3] = await settleAll([
+    const [databaseUrl, redisUrl, s3, standIns] = await settleAll([
       options.databaseUrl ??
         startEmbeddedPostgres({
           dataDir: join(root, "postgres"),
@@ -83,6 +89,10 @@ export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
         const { stop: _stop, ...config } = handle;
         return config;
       }),
+      startStandIns({ port: await port("standIns"), log: logFor("stand-ins") }).then((handle) => {
+        stops.push(handle.stop);
+        return { url: handle.url };
+      }),
     ]);
     const target = new URL(databaseUrl);
     const bridge = await startNeonBridge({
@@ -91,7 +101,7 @@ export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
       log: logFor("bridge"),
     });
     stops.push(bridge.stop);
-    return { databaseUrl, neonWsProxy: bridge.url, redisUrl, s3, stop: stopAll };
+    return { databaseUrl, neonWsProxy: bridge.url, redisUrl, s3, standIns, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

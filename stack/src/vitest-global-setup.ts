@@ -1,10 +1,13 @@
+import { migrate } from "@edge-music/db/migrate";
+import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { startInfra } from "./infra.ts";
 
 /**
  * Starts the real infrastructure once for the whole test run: embedded Postgres (or TEST_DATABASE_URL),
- * the Neon bridge, redis-server (or TEST_REDIS_URL), and the S3-compatible store. Suites make their
- * own databases, queues and keys on it; nothing is shared between them but the servers.
+ * the Neon bridge, redis-server (or TEST_REDIS_URL), the S3-compatible store and the stand-ins.
+ * Suites make their own databases, queues and keys on it; nothing is shared between them but the
+ * servers and one migrated application database, in which every suite makes its own rows.
  */
 export default async function setup(project: TestProject) {
   const infra = await startInfra({
@@ -12,7 +15,39 @@ export default async function setup(project: TestProject) {
     ...(process.env.TEST_REDIS_URL ? { redisUrl: process.env.TEST_REDIS_URL } : {}),
     bucket: "test-media",
   });
+  const app = await createAppDatabase(infra.databaseUrl);
   const { stop, ...info } = infra;
   project.provide("infra", info);
-  return stop;
+  project.provide("appDatabaseUrl", app.url);
+  return async () => {
+    await app.drop().catch(() => {});
+    await stop();
+  };
+}
+
+/** A fresh, migrated database for the application's own tests (Worker, transcoder). */
+async function createAppDatabase(serverUrl: string) {
+  const name = `app_test_${crypto.randomUUID().replace(/-/g, "")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  await migrate(url.toString());
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import type { Principal } from "./auth/guard.ts";
 import type { Bindings, Env } from "./env.ts";
 import type { Logger } from "./logger.ts";
 import type { Services } from "./services/index.ts";
@@ -10,5 +11,7 @@ export interface AppEnv {
     log: Logger;
     env: Env;
     services: Services;
+    /** Set by the auth guards on protected routes only. */
+    principal: Principal;
   };
 }

@@ -4,8 +4,11 @@ import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "./app-env.ts";
 import { NotFoundError } from "./errors/app-error.ts";
 import { onError } from "./errors/on-error.ts";
+import { authRoutes } from "./features/auth/index.ts";
+import { meRoutes } from "./features/auth/routes/session.ts";
 import { healthRoutes } from "./features/health/index.ts";
 import { jsonBodyLimit } from "./middleware/body-limit.ts";
+import { corsForAllowedOrigins, originCheck } from "./middleware/origin-check.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { openApiDocument } from "./openapi/document.ts";
 import { validationHook } from "./validation/validator.ts";
@@ -16,9 +19,14 @@ export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", requestContext);
   app.use("*", secureHeaders({ crossOriginResourcePolicy: "cross-origin" }));
+  app.use(`${API_PREFIX}/*`, corsForAllowedOrigins);
+  app.use(`${API_PREFIX}/*`, originCheck);
   app.use(`${API_PREFIX}/*`, jsonBodyLimit);
 
   app.route(`${API_PREFIX}/health`, healthRoutes);
+  app.route(`${API_PREFIX}/users/auth`, authRoutes("user"));
+  app.route(`${API_PREFIX}/artists/auth`, authRoutes("artist"));
+  app.route(`${API_PREFIX}/users`, meRoutes("user"));
 
   app.doc31(`${API_PREFIX}/openapi.json`, openApiDocument);
   app.get(

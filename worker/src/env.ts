@@ -15,6 +15,22 @@ export interface Bindings {
   S3_BUCKET?: string;
   S3_ACCESS_KEY_ID?: string;
   S3_SECRET_ACCESS_KEY?: string;
+  JWT_SECRET?: string;
+  ENCRYPTION_KEY?: string;
+  ALLOWED_ORIGINS?: string;
+  OAUTH_GOOGLE_CLIENT_ID?: string;
+  OAUTH_GOOGLE_CLIENT_SECRET?: string;
+  OAUTH_GOOGLE_AUTHORIZE_URL?: string;
+  OAUTH_GOOGLE_TOKEN_URL?: string;
+  OAUTH_GOOGLE_PROFILE_URL?: string;
+  OAUTH_FACEBOOK_CLIENT_ID?: string;
+  OAUTH_FACEBOOK_CLIENT_SECRET?: string;
+  OAUTH_FACEBOOK_AUTHORIZE_URL?: string;
+  OAUTH_FACEBOOK_TOKEN_URL?: string;
+  OAUTH_FACEBOOK_PROFILE_URL?: string;
+  MAIL_API_URL?: string;
+  MAIL_API_KEY?: string;
+  MAIL_FROM?: string;
 }
 
 const url = (protocols: string[]) =>
@@ -29,7 +45,57 @@ const baseSchema = z.object({
   PUBLIC_BASE_URL: url(["http:", "https:"]),
   FRONTEND_URL: url(["http:", "https:"]),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  // Signs access, refresh and OAuth-state tokens (HS256). 32+ characters of randomness.
+  JWT_SECRET: z.string().min(32, "must be at least 32 characters"),
+  // AES-256-GCM key for 2FA secrets at rest: 32 random bytes, base64. Separate from JWT_SECRET
+  // so that rotating the signing secret (signs everyone out) keeps 2FA enrolments readable.
+  ENCRYPTION_KEY: z
+    .string()
+    .refine((value) => base64Length(value) === 32, { message: "must be 32 bytes in base64" }),
+  // Origins allowed to send state-changing requests besides FRONTEND_URL and PUBLIC_BASE_URL.
+  ALLOWED_ORIGINS: z
+    .string()
+    .default("")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(url(["http:", "https:"]))),
+  OAUTH_GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  OAUTH_GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  OAUTH_GOOGLE_AUTHORIZE_URL: url(["http:", "https:"]).default(
+    "https://accounts.google.com/o/oauth2/v2/auth",
+  ),
+  OAUTH_GOOGLE_TOKEN_URL: url(["http:", "https:"]).default("https://oauth2.googleapis.com/token"),
+  OAUTH_GOOGLE_PROFILE_URL: url(["http:", "https:"]).default(
+    "https://openidconnect.googleapis.com/v1/userinfo",
+  ),
+  OAUTH_FACEBOOK_CLIENT_ID: z.string().min(1).optional(),
+  OAUTH_FACEBOOK_CLIENT_SECRET: z.string().min(1).optional(),
+  OAUTH_FACEBOOK_AUTHORIZE_URL: url(["http:", "https:"]).default(
+    "https://www.facebook.com/v19.0/dialog/oauth",
+  ),
+  OAUTH_FACEBOOK_TOKEN_URL: url(["http:", "https:"]).default(
+    "https://graph.facebook.com/v19.0/oauth/access_token",
+  ),
+  OAUTH_FACEBOOK_PROFILE_URL: url(["http:", "https:"]).default(
+    "https://graph.facebook.com/v19.0/me",
+  ),
+  // An HTTP mail API speaking Resend's shape; without a key, reset links go to the log (dev).
+  MAIL_API_URL: url(["http:", "https:"]).default("https://api.resend.com/emails"),
+  MAIL_API_KEY: z.string().min(1).optional(),
+  MAIL_FROM: z.string().min(3).default("Edge Music <no-reply@edge-music.example>"),
 });
+
+function base64Length(value: string): number {
+  try {
+    return atob(value).length;
+  } catch {
+    return -1;
+  }
+}
 
 const storageSchema = z.discriminatedUnion("STORAGE_DRIVER", [
   z.object({

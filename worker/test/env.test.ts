@@ -11,6 +11,8 @@ const valid = {
   S3_ACCESS_KEY_ID: "AKIA",
   S3_SECRET_ACCESS_KEY: "very-secret-key",
   STORAGE_DRIVER: "s3",
+  JWT_SECRET: "a-signing-secret-of-at-least-32-characters",
+  ENCRYPTION_KEY: btoa("k".repeat(32)),
 };
 
 describe("configuration", () => {
@@ -43,5 +45,28 @@ describe("configuration", () => {
 
   it("requires the R2 binding when the driver is r2", () => {
     expect(() => parseEnv({ ...valid, STORAGE_DRIVER: "r2" })).toThrow(/MEDIA/);
+  });
+
+  it("requires auth secrets of a safe size, naming them without their values", () => {
+    const run = (overrides: Record<string, string | undefined>) => {
+      try {
+        parseEnv({ ...valid, ...overrides });
+      } catch (e) {
+        return (e as ConfigError).message;
+      }
+      return "";
+    };
+    const short = run({ JWT_SECRET: "too-short-secret", ENCRYPTION_KEY: btoa("k".repeat(16)) });
+    expect(short).toContain("JWT_SECRET");
+    expect(short).toContain("ENCRYPTION_KEY");
+    expect(short).not.toContain("too-short-secret");
+    expect(run({ JWT_SECRET: undefined })).toContain("JWT_SECRET");
+    expect(run({ ENCRYPTION_KEY: "not base64 !" })).toContain("ENCRYPTION_KEY");
+  });
+
+  it("parses extra allowed origins and rejects malformed ones", () => {
+    const env = parseEnv({ ...valid, ALLOWED_ORIGINS: "https://a.example, https://b.example" });
+    expect(env.ALLOWED_ORIGINS).toEqual(["https://a.example", "https://b.example"]);
+    expect(() => parseEnv({ ...valid, ALLOWED_ORIGINS: "ftp://x" })).toThrow(/ALLOWED_ORIGINS/);
   });
 });

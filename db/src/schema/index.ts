@@ -7,6 +7,7 @@ export * from "./listening-history";
 export * from "./playlist-likes";
 export * from "./playlist-tracks";
 export * from "./playlists";
+export * from "./rate-limits";
 export { searchText, searchVector } from "./search";
 export * from "./track-files";
 export * from "./tracks";

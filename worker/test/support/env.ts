@@ -1,20 +1,24 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env as bindings } from "cloudflare:workers";
 import { inject } from "vitest";
+// By path: the stack package as a whole is Node-only; this module has no imports.
+import { standInOAuthVars } from "../../../stack/src/stand-ins/oauth/clients.ts";
 import type { Bindings } from "../../src/env.ts";
 
 /**
  * Bindings for one test: the miniflare ones (the R2 bucket MEDIA, vars) pointed at the real
- * Postgres (through the Neon bridge) and Redis that the global setup started.
+ * Postgres (its migrated application database, through the Neon bridge), Redis and the
+ * stand-ins (OAuth providers, mail API) that the global setup started.
  */
 export function testBindings(overrides: Partial<Bindings> = {}): Bindings {
   const infra = inject("infra");
   return {
     ...(bindings as Bindings),
-    DATABASE_URL: infra.databaseUrl,
+    DATABASE_URL: inject("appDatabaseUrl"),
     NEON_WS_PROXY: infra.neonWsProxy,
     REDIS_URL: infra.redisUrl,
     STORAGE_DRIVER: "r2",
+    ...standInBindings(infra.standIns.url),
     ...overrides,
   };
 }
@@ -40,3 +44,12 @@ export async function send(
 
 /** A port on which nothing listens (the discard port is closed on every machine we test on). */
 export const CLOSED_PORT = 9;
+
+/** The OAuth providers and the mail API pointed at the local stand-ins. */
+function standInBindings(url: string): Partial<Bindings> {
+  return {
+    ...standInOAuthVars(url),
+    MAIL_API_URL: `${url}/mail/emails`,
+    MAIL_API_KEY: "test-mail-key",
+  };
+}

@@ -1,0 +1,86 @@
+import { type Database, rateLimits } from "@edge-music/db";
+import { inArray, sql } from "drizzle-orm";
+import { RateLimitedError } from "../errors/app-error.ts";
+
+/** At most `max` hits per fixed window of `windowSeconds` for `key`. */
+export interface Limit {
+  key: string;
+  max: number;
+  windowSeconds: number;
+}
+
+/** Throws 429 (with Retry-After) when any of the limits is already used up. */
+export async function assertWithinLimits(db: Database, limits: Limit[], now: Date): Promise<void> {
+  if (limits.length === 0) return;
+  const rows = await db
+    .select()
+    .from(rateLimits)
+    .where(
+      inArray(
+        rateLimits.key,
+        limits.map((l) => l.key),
+      ),
+    );
+  let retryAfter = 0;
+  for (const limit of limits) {
+    const row = rows.find((r) => r.key === limit.key);
+    if (!row) continue;
+    const resetsAt = row.windowStartedAt.getTime() + limit.windowSeconds * 1000;
+    if (row.hits >= limit.max && resetsAt > now.getTime()) {
+      retryAfter = Math.max(retryAfter, Math.ceil((resetsAt - now.getTime()) / 1000));
+    }
+  }
+  if (retryAfter > 0) throw new RateLimitedError(retryAfter);
+}
+
+/**
+ * Counts one hit against each limit; a window that has run out starts again at `now`. One
+ * atomic upsert per key, so concurrent requests cannot both slip under the limit.
+ * Returns true when a limit is now exceeded.
+ */
+export async function recordHits(db: Database, limits: Limit[], now: Date): Promise<boolean> {
+  let exceeded = false;
+  for (const limit of limits) {
+    const windowStart = new Date(now.getTime() - limit.windowSeconds * 1000);
+    const [row] = await db
+      .insert(rateLimits)
+      .values({ key: limit.key, windowStartedAt: now, hits: 1 })
+      .onConflictDoUpdate({
+        target: rateLimits.key,
+        set: {
+          hits: sql`case when ${rateLimits.windowStartedAt} <= ${windowStart} then 1 else ${rateLimits.hits} + 1 end`,
+          windowStartedAt: sql`case when ${rateLimits.windowStartedAt} <= ${windowStart} then ${now} else ${rateLimits.windowStartedAt} end`,
+        },
+      })
+      .returning({ hits: rateLimits.hits });
+    if (row && row.hits > limit.max) exceeded = true;
+  }
+  return exceeded;
+}
+
+/** Forgets the counters (a successful sign-in clears that account's failures). */
+export async function clearLimits(db: Database, keys: string[]): Promise<void> {
+  if (keys.length > 0) await db.delete(rateLimits).where(inArray(rateLimits.key, keys));
+}
+
+/** The abuse limits of the auth flows (per account and per client address). */
+export const AUTH_LIMITS = {
+  loginPerAccount: (kind: string, email: string): Limit => ({
+    key: `login:${kind}:account:${email}`,
+    max: 10,
+    windowSeconds: 15 * 60,
+  }),
+  loginPerIp: (ip: string): Limit => ({ key: `login:ip:${ip}`, max: 50, windowSeconds: 15 * 60 }),
+  codePerAccount: (kind: string, id: string): Limit => ({
+    key: `2fa:${kind}:account:${id}`,
+    max: 5,
+    windowSeconds: 15 * 60,
+  }),
+  codePerIp: (ip: string): Limit => ({ key: `2fa:ip:${ip}`, max: 30, windowSeconds: 15 * 60 }),
+  resetPerAccount: (kind: string, email: string): Limit => ({
+    key: `reset:${kind}:account:${email}`,
+    max: 3,
+    windowSeconds: 60 * 60,
+  }),
+  resetPerIp: (ip: string): Limit => ({ key: `reset:ip:${ip}`, max: 20, windowSeconds: 60 * 60 }),
+};

@@ -1,0 +1,130 @@
+import { pgConstraint, pgErrorCode, UNIQUE_VIOLATION } from "@edge-music/db";
+import { eq, sql } from "drizzle-orm";
+import type { SessionTokens } from "../../auth/cookies.ts";
+import { KIND_TABLES, type PrincipalKind } from "../../auth/kinds.ts";
+import { hashPassword, spendVerifyTime, verifyPassword } from "../../auth/password.ts";
+import { AUTH_LIMITS, assertWithinLimits, clearLimits, recordHits } from "../../auth/rate-limit.ts";
+import { startSession } from "../../auth/sessions.ts";
+import { ConflictError, NotFoundError, UnauthorizedError } from "../../errors/app-error.ts";
+import type { AuthContext } from "./context.ts";
+import { checkSecondFactor } from "./second-factor.ts";
+
+export interface UserAccount {
+  id: string;
+  username: string;
+  email: string;
+  twoFactorEnabled: boolean;
+  createdAt: string;
+}
+export interface ArtistAccount {
+  id: string;
+  username: string;
+  bio: string;
+  avatar: string | null;
+  backgroundImage: string | null;
+  twoFactorEnabled: boolean;
+  createdAt: string;
+}
+export type Account = UserAccount | ArtistAccount;
+
+/** The signed-in account as its owner sees it: never a password hash, never an artist's email. */
+export async function getAccount(ctx: Pick<AuthContext, "db">, kind: PrincipalKind, id: string) {
+  const { principals, auth } = KIND_TABLES[kind];
+  const [row] = await ctx.db
+    .select({
+      principal: principals,
+      twoFactorEnabled: sql<boolean>`${auth.twoFactor.enabledAt} is not null`,
+    })
+    .from(principals)
+    .leftJoin(auth.twoFactor, eq(auth.twoFactor.principalId, principals.id))
+    .where(eq(principals.id, id));
+  if (!row) throw new NotFoundError("The account no longer exists.");
+  const p = row.principal as typeof row.principal & Partial<Omit<ArtistAccount, "id">>;
+  const common = {
+    id: p.id,
+    username: p.username,
+    twoFactorEnabled: row.twoFactorEnabled === true,
+    createdAt: p.createdAt.toISOString(),
+  };
+  if (kind === "user") return { ...common, email: p.email } satisfies UserAccount;
+  return {
+    ...common,
+    bio: p.bio ?? "",
+    avatar: p.avatar ?? null,
+    backgroundImage: p.backgroundImage ?? null,
+  } satisfies ArtistAccount;
+}
+
+export interface RegisterInput {
+  username: string;
+  email: string;
+  password: string;
+}
+
+export async function register(ctx: AuthContext, kind: PrincipalKind, input: RegisterInput) {
+  const { principals } = KIND_TABLES[kind];
+  const passwordHash = await hashPassword(input.password);
+  let id: string;
+  try {
+    const [row] = await ctx.db
+      .insert(principals)
+      .values({ username: input.username, email: input.email, passwordHash })
+      .returning({ id: principals.id });
+    if (!row) throw new Error("insert returned no row");
+    id = row.id;
+  } catch (error) {
+    if (pgErrorCode(error) !== UNIQUE_VIOLATION) throw error;
+    const field = pgConstraint(error)?.includes("email") ? "email" : "username";
+    throw new ConflictError(`An account with this ${field} already exists.`, { cause: error });
+  }
+  const tokens = await startSession(ctx, kind, id);
+  return { account: await getAccount(ctx, kind, id), tokens };
+}
+
+export type LoginResult =
+  | { status: "signed-in"; account: Account; tokens: SessionTokens }
+  | { status: "two-factor-required" };
+
+export interface LoginInput {
+  email: string;
+  password: string;
+  code?: string | undefined;
+}
+
+/**
+ * Password first, then (for 2FA accounts) the code. The same 401 for an unknown email, an account
+ * without a password (OAuth only) and a wrong password, in the same time: no account enumeration.
+ */
+export async function login(
+  ctx: AuthContext,
+  kind: PrincipalKind,
+  input: LoginInput,
+): Promise<LoginResult> {
+  const accountLimit = AUTH_LIMITS.loginPerAccount(kind, input.email);
+  const limits = [accountLimit, AUTH_LIMITS.loginPerIp(ctx.ip)];
+  await assertWithinLimits(ctx.db, limits, ctx.now);
+  const { principals, auth } = KIND_TABLES[kind];
+  const [row] = await ctx.db
+    .select({
+      id: principals.id,
+      passwordHash: principals.passwordHash,
+      twoFactorEnabled: sql<boolean>`${auth.twoFactor.enabledAt} is not null`,
+    })
+    .from(principals)
+    .leftJoin(auth.twoFactor, eq(auth.twoFactor.principalId, principals.id))
+    .where(eq(principals.email, input.email));
+  const valid = row?.passwordHash
+    ? await verifyPassword(row.passwordHash, input.password)
+    : await spendVerifyTime(input.password);
+  if (!row || !valid) {
+    await recordHits(ctx.db, limits, ctx.now);
+    throw new UnauthorizedError("The email or the password is wrong.");
+  }
+  if (row.twoFactorEnabled === true) {
+    if (!input.code) return { status: "two-factor-required" };
+    await checkSecondFactor(ctx, kind, row.id, input.code, { allowRecoveryCode: true });
+  }
+  await clearLimits(ctx.db, [accountLimit.key]);
+  const tokens = await startSession(ctx, kind, row.id);
+  return { status: "signed-in", account: await getAccount(ctx, kind, row.id), tokens };
+}

@@ -1,0 +1,126 @@
+import { createApp } from "../../src/app.ts";
+import type { PrincipalKind } from "../../src/auth/kinds.ts";
+import { send } from "./env.ts";
+
+export const app = createApp();
+export const KINDS = ["user", "artist"] as const satisfies readonly PrincipalKind[];
+export const authPath = (kind: PrincipalKind) => `/api/v1/${kind}s/auth`;
+
+/** A password no list holds: unique per call. */
+export const strongPassword = () => `pw-${crypto.randomUUID()}`;
+/** Unique names, so suites never collide in the shared database. */
+export const uniqueName = (prefix = "u") => `${prefix}${crypto.randomUUID().slice(0, 12)}`;
+export const uniqueEmail = () => `${uniqueName("e")}@example.com`;
+/** A client address of its own, so per-address limits of one test never touch another. */
+export const uniqueIp = () =>
+  `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 256)).join(".")}`;
+
+interface StoredCookie {
+  value: string;
+  path: string;
+}
+
+/** A minimal browser cookie store: keeps Set-Cookie values and sends them by path. */
+export class CookieJar {
+  private readonly cookies = new Map<string, StoredCookie>();
+
+  take(response: Response): void {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = "", ...attributes] = line.split(";").map((part) => part.trim());
+      const eq = pair.indexOf("=");
+      const name = pair.slice(0, eq);
+      const value = pair.slice(eq + 1);
+      const path = attributes.find((a) => /^path=/i.test(a))?.slice(5) ?? "/";
+      const maxAge = attributes.find((a) => /^max-age=/i.test(a))?.slice(8);
+      const key = `${name};${path}`;
+      if (value === "" || maxAge === "0") this.cookies.delete(key);
+      else this.cookies.set(key, { value, path });
+    }
+  }
+
+  get(name: string): string | undefined {
+    for (const [key, cookie] of this.cookies) if (key.startsWith(`${name};`)) return cookie.value;
+    return undefined;
+  }
+
+  set(name: string, value: string, path = "/"): void {
+    this.cookies.set(`${name};${path}`, { value, path });
+  }
+
+  header(requestPath: string): string {
+    return [...this.cookies]
+      .filter(
+        ([, c]) =>
+          requestPath === c.path || requestPath.startsWith(`${c.path.replace(/\/$/, "")}/`),
+      )
+      .map(([key, c]) => `${key.split(";")[0]}=${c.value}`)
+      .join("; ");
+  }
+}
+
+/** One client: a cookie jar and an address of its own, sending through the app in workerd. */
+export class Client {
+  readonly jar = new CookieJar();
+  constructor(readonly ip = uniqueIp()) {}
+
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
+    const cookie = this.jar.header(new URL(path, "http://localhost").pathname);
+    const response = await send(app, path, {
+      method,
+      redirect: "manual",
+      headers: {
+        "cf-connecting-ip": this.ip,
+        ...(cookie ? { cookie } : {}),
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    this.jar.take(response);
+    return response;
+  }
+
+  get = (path: string, headers?: Record<string, string>) =>
+    this.request("GET", path, undefined, headers);
+  post = (path: string, body?: unknown, headers?: Record<string, string>) =>
+    this.request("POST", path, body, headers);
+}
+
+export interface Registered {
+  client: Client;
+  id: string;
+  username: string;
+  email: string;
+  password: string;
+}
+
+/** Registers a fresh account of `kind` and returns its signed-in client. */
+export async function registerAccount(
+  kind: PrincipalKind,
+  client = new Client(),
+): Promise<Registered> {
+  const input = { username: uniqueName(), email: uniqueEmail(), password: strongPassword() };
+  const response = await client.post(`${authPath(kind)}/register`, input);
+  if (response.status !== 201) {
+    throw new Error(`register answered ${response.status}: ${await response.text()}`);
+  }
+  const { id } = (await response.json()) as { id: string };
+  return { client, id, ...input };
+}
+
+/** POSTs JSON to a stand-in (OAuth provider, mail API, oracle) and returns its JSON answer. */
+export async function standIn<T>(url: string, body?: unknown): Promise<T> {
+  const response = await fetch(url, {
+    method: body === undefined ? "GET" : "POST",
+    ...(body !== undefined
+      ? { body: JSON.stringify(body), headers: { "content-type": "application/json" } }
+      : {}),
+  });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
