@@ -28,6 +28,12 @@ export function createApp() {
   app.route(`${API_PREFIX}/artists/auth`, authRoutes("artist"));
   app.route(`${API_PREFIX}/users`, meRoutes("user"));
 
+  app.openAPIRegistry.registerComponent("securitySchemes", "accessCookie", {
+    type: "apiKey",
+    in: "cookie",
+    name: "access_token",
+    description: "The session's access token, set by register, login and refresh.",
+  });
   app.doc31(`${API_PREFIX}/openapi.json`, openApiDocument);
   app.get(
     `${API_PREFIX}/docs`,

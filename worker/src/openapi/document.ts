@@ -15,8 +15,28 @@ export const openApiDocument = {
       "- Errors are RFC 9457 problem documents (`application/problem+json`): `type`, `title`, `status`, `detail`, a stable `code`, the `requestId` (also in the `X-Request-Id` response header), and `errors` per field for validation failures. Unknown routes answer 404 with the same shape.",
       "- A request may carry its own `X-Request-Id` (8–128 characters of letters, digits, `._:-`); otherwise the service makes one.",
       "- JSON bodies are limited to 1 MiB (413 above); a malformed JSON body answers 400 `MALFORMED_REQUEST`.",
+      "",
+      "**Authentication**",
+      "- Users (listeners) and artists (uploaders) are separate kinds of account with identical flows under `/api/v1/users/auth/*` and `/api/v1/artists/auth/*`.",
+      "- Credentials travel in HttpOnly, SameSite=Lax cookies (Secure except on http://localhost): `access_token` (JWT, 5 minutes, Path=/api/v1) and `refresh_token` (JWT, 30 days, Path=the kind's auth routes). API clients without a cookie store send `Cookie: access_token=<token>`.",
+      "- Sessions live on the server: signing out, a password reset or a detected refresh-token reuse ends a session at once, whatever the remaining lifetime of its tokens.",
+      "- A browser holds one `access_token` at a time (the cookie name is fixed): signing in as an artist replaces a user's access cookie in that browser; the user's refresh cookie stays and can restore it.",
+      "- 401 `UNAUTHORIZED`: no, expired or invalid credentials. 403 `FORBIDDEN`: signed in, but as the other kind of account, or not the owner.",
+      "- State-changing requests (POST, PUT, PATCH, DELETE) that a browser marks as cross-site (an `Origin` other than the front end's or the service's own, or `Sec-Fetch-Site: cross-site`) answer 403. CORS allows the front end's origin with credentials.",
     ].join("\n"),
   },
   servers: [{ url: "/", description: "This deployment" }],
-  tags: [{ name: "Health", description: "Liveness and readiness probes." }],
+  tags: [
+    { name: "Health", description: "Liveness and readiness probes." },
+    {
+      name: "User auth",
+      description:
+        "Sign-up, sign-in, sessions, 2FA, OAuth and password reset of users (listeners).",
+    },
+    {
+      name: "Artist auth",
+      description:
+        "The same flows for artists (uploaders). Artist endpoints never return the email.",
+    },
+  ],
 };

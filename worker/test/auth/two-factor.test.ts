@@ -2,32 +2,16 @@ import { describe, expect, inject, it } from "vitest";
 import {
   authPath,
   Client,
+  earlyInAStep,
   KINDS,
   type Registered,
   registerAccount,
-  standIn,
+  totpCode,
 } from "../support/auth.ts";
 import { expectProblem } from "../support/problem.ts";
 
 const oracle = () => `${inject("infra").standIns.url}/oracle`;
-
-/** A code from an independent TOTP implementation (otplib in Node), not the Worker's own. */
-const totp = async (secret: string, offsetSteps = 0) =>
-  (
-    await standIn<{ code: string }>(`${oracle()}/totp`, {
-      secret,
-      timeMs: Date.now() + offsetSteps * 30_000,
-    })
-  ).code;
-
-/**
- * Codes are made here and checked in the Worker a moment later: start the test early in a
- * 30-second step, so that no step boundary falls between the two during the test.
- */
-async function earlyInAStep(): Promise<void> {
-  const into = Date.now() % 30_000;
-  if (into > 20_000) await new Promise((r) => setTimeout(r, 30_000 - into + 100));
-}
+const totp = totpCode;
 
 async function enable(account: Registered, kind: (typeof KINDS)[number]) {
   const response = await account.client.post(`${authPath(kind)}/2fa/enable`);

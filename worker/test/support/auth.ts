@@ -1,3 +1,4 @@
+import { inject } from "vitest";
 import { createApp } from "../../src/app.ts";
 import type { PrincipalKind } from "../../src/auth/kinds.ts";
 import { send } from "./env.ts";
@@ -123,4 +124,20 @@ export async function standIn<T>(url: string, body?: unknown): Promise<T> {
   });
   if (!response.ok) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as T;
+}
+
+/** A TOTP code from an independent implementation (otplib in Node), not the Worker's own. */
+export async function totpCode(secret: string, offsetSteps = 0): Promise<string> {
+  const url = `${inject("infra").standIns.url}/oracle/totp`;
+  const timeMs = Date.now() + offsetSteps * 30_000;
+  return (await standIn<{ code: string }>(url, { secret, timeMs })).code;
+}
+
+/**
+ * Codes are made here and checked in the Worker a moment later: start early in a 30-second
+ * step, so that no step boundary falls between the two during a test.
+ */
+export async function earlyInAStep(): Promise<void> {
+  const into = Date.now() % 30_000;
+  if (into > 20_000) await new Promise((r) => setTimeout(r, 30_000 - into + 100));
 }

@@ -1,0 +1,149 @@
+import { createDb } from "@edge-music/db";
+import { describe, expect, inject, it } from "vitest";
+import type { PrincipalKind } from "../../src/auth/kinds.ts";
+import { parseEnv } from "../../src/env.ts";
+import { ValidationError } from "../../src/errors/app-error.ts";
+import type { AuthContext } from "../../src/features/auth/context.ts";
+import { resetPassword } from "../../src/features/auth/password-reset.ts";
+import { createLogger } from "../../src/logger.ts";
+import {
+  authPath,
+  Client,
+  KINDS,
+  registerAccount,
+  standIn,
+  strongPassword,
+  uniqueEmail,
+} from "../support/auth.ts";
+import { testBindings } from "../support/env.ts";
+import { expectProblem } from "../support/problem.ts";
+
+interface Mail {
+  to: string[];
+  subject: string;
+  text: string;
+}
+
+/** The reset token of the newest message the mail stand-in received for `email`. */
+async function mailedToken(email: string): Promise<string | undefined> {
+  const messages = await standIn<Mail[]>(
+    `${inject("infra").standIns.url}/mail/messages?to=${encodeURIComponent(email)}`,
+  );
+  return /Reset token: (\S+)/.exec(messages.at(-1)?.text ?? "")?.[1];
+}
+
+/** The service with a clock of the test's choosing. */
+async function resetAt(now: Date, kind: PrincipalKind, token: string, password: string) {
+  const env = parseEnv(testBindings());
+  const handle = createDb(env.DATABASE_URL, { wsProxy: env.NEON_WS_PROXY ?? "" });
+  const ctx: AuthContext = {
+    db: handle.db,
+    env,
+    log: createLogger({}, "error"),
+    now,
+    ip: "test",
+    userAgent: undefined,
+    waitUntil: () => {},
+  };
+  try {
+    return await resetPassword(ctx, kind, token, password);
+  } finally {
+    await handle.close();
+  }
+}
+
+describe.each(KINDS)("%s password reset", (kind) => {
+  const path = authPath(kind);
+
+  it("answers known and unknown emails identically", async () => {
+    const { email } = await registerAccount(kind);
+    const known = await new Client().post(`${path}/password/forgot`, { email });
+    const unknown = await new Client().post(`${path}/password/forgot`, { email: uniqueEmail() });
+    expect(known.status).toBe(202);
+    expect(unknown.status).toBe(202);
+    expect(await known.json()).toEqual(await unknown.json());
+    expect(await mailedToken(email)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it("sets the new password once, ends every session and does not sign in", async () => {
+    const account = await registerAccount(kind);
+    await new Client().post(`${path}/password/forgot`, { email: account.email.toUpperCase() });
+    const token = (await mailedToken(account.email)) ?? "";
+    const password = strongPassword();
+    const client = new Client();
+    const reset = await client.post(`${path}/password/reset`, { token, password });
+    expect(reset.status).toBe(200);
+    expect(reset.headers.getSetCookie()).toEqual([]);
+    // Every session of the account is over.
+    await expectProblem(await account.client.get(`${path}/me`), 401, "UNAUTHORIZED");
+    // Only the new password works.
+    await expectProblem(
+      await new Client().post(`${path}/login`, {
+        email: account.email,
+        password: account.password,
+      }),
+      401,
+      "UNAUTHORIZED",
+    );
+    expect(
+      (await new Client().post(`${path}/login`, { email: account.email, password })).status,
+    ).toBe(200);
+    // Single use.
+    const again = await expectProblem(
+      await client.post(`${path}/password/reset`, { token, password: strongPassword() }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expect(again.errors).toEqual([
+      expect.objectContaining({ path: "json.token", code: "invalid_token" }),
+    ]);
+  });
+
+  it("refuses an expired token (1 hour) and an unknown one", async () => {
+    const account = await registerAccount(kind);
+    await new Client().post(`${path}/password/forgot`, { email: account.email });
+    const token = (await mailedToken(account.email)) ?? "";
+    const later = new Date(Date.now() + 61 * 60 * 1000);
+    await expect(resetAt(later, kind, token, strongPassword())).rejects.toBeInstanceOf(
+      ValidationError,
+    );
+    // Still valid within the hour (the expired attempt did not consume it).
+    const soon = new Date(Date.now() + 59 * 60 * 1000);
+    await expect(resetAt(soon, kind, token, strongPassword())).resolves.toMatchObject({
+      message: expect.any(String),
+    });
+    await expectProblem(
+      await new Client().post(`${path}/password/reset`, {
+        token: "x".repeat(43),
+        password: strongPassword(),
+      }),
+      400,
+      "VALIDATION_FAILED",
+    );
+  });
+
+  it("applies the password rules to the new password", async () => {
+    const problem = await expectProblem(
+      await new Client().post(`${path}/password/reset`, {
+        token: "x".repeat(43),
+        password: "password123",
+      }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expect((problem.errors as Array<{ path: string }>).map((e) => e.path)).toContain(
+      "json.password",
+    );
+  });
+
+  it("limits requests per email, known or not (429 with Retry-After)", async () => {
+    for (const email of [(await registerAccount(kind)).email, uniqueEmail()]) {
+      for (let i = 0; i < 3; i++) {
+        expect((await new Client().post(`${path}/password/forgot`, { email })).status).toBe(202);
+      }
+      const limited = await new Client().post(`${path}/password/forgot`, { email });
+      await expectProblem(limited, 429, "RATE_LIMITED");
+      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+  });
+});
