@@ -46,11 +46,14 @@ async function argon2InWorkerd(tmp: string): Promise<void> {
   )?.[1];
   const config = join(tmp, "argon2", "wrangler.toml");
   await mkdir(join(tmp, "argon2"));
-  await writeFile(
-    config,
-    `name = "argon2-bench"\nmain = ${JSON.stringify(join(root, "worker/scripts/argon2-bench-worker.ts"))}\n` +
-      `compatibility_date = "${compatibilityDate}"\ncompatibility_flags = ["nodejs_compat"]\n`,
-  );
+  const entry = join(root, "worker", "scripts", "argon2-bench-worker.ts");
+  const toml = [
+    `name = "argon2-bench"`,
+    `main = ${JSON.stringify(entry)}`,
+    `compatibility_date = "${compatibilityDate}"`,
+    `compatibility_flags = ["nodejs_compat"]`,
+  ];
+  await writeFile(config, `${toml.join("\n")}\n`);
   const dev = await startWranglerDev({
     config,
     persistTo: join(tmp, "argon2", "state"),

@@ -34,9 +34,20 @@ export function createDb(connectionString: string, options: CreateDbOptions = {}
     neonConfig.pipelineConnect = false;
   }
   const pool = new Pool({ connectionString });
+  let closing = false;
   // An idle connection dropped by the server is reported as an "error" event; unhandled, Node
-  // would crash the process over a connection no query is using.
-  pool.on("error", (err: Error) => console.error("postgres pool error:", err));
+  // would crash the process over a connection no query is using. Once the pool is being closed,
+  // sockets torn down with it (workerd reports "Network connection lost") are expected.
+  pool.on("error", (err: Error) => {
+    if (!closing) console.error("postgres pool error:", err);
+  });
   const db = drizzle({ client: pool, schema });
-  return { db, pool, close: () => pool.end() };
+  return {
+    db,
+    pool,
+    close: () => {
+      closing = true;
+      return pool.end();
+    },
+  };
 }

@@ -5,7 +5,8 @@ import { timestamptz } from "./columns";
  * Fixed-window counters for abuse limits (failed sign-ins, 2FA codes, reset requests), keyed by
  * what is limited (`login:user:acct:<email>`, `login:ip:<address>`, ...). Kept in Postgres, which
  * every such request already talks to, so that auth does not depend on Redis (the queue's store).
- * One upsert per hit is atomic; stale rows are swept by the same statement's caller.
+ * One upsert per hit is atomic; windows over for a day are swept now and then by the writers
+ * (worker/src/auth/rate-limit.ts).
  */
 export const rateLimits = pgTable("rate_limits", {
   key: text("key").primaryKey(),

@@ -1,5 +1,5 @@
 import { type Database, rateLimits } from "@edge-music/db";
-import { inArray, sql } from "drizzle-orm";
+import { inArray, lt, sql } from "drizzle-orm";
 import { RateLimitedError } from "../errors/app-error.ts";
 
 /** At most `max` hits per fixed window of `windowSeconds` for `key`. */
@@ -54,6 +54,12 @@ export async function recordHits(db: Database, limits: Limit[], now: Date): Prom
       })
       .returning({ hits: rateLimits.hits });
     if (row && row.hits > limit.max) exceeded = true;
+  }
+  // About one hit in 100 also sweeps windows that ended a day ago, so the table stays the size
+  // of the recent traffic without a scheduled job.
+  if (Math.random() < 0.01) {
+    const stale = new Date(now.getTime() - 24 * 60 * 60 * 1000);
+    await db.delete(rateLimits).where(lt(rateLimits.windowStartedAt, stale));
   }
   return exceeded;
 }

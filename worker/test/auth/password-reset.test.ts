@@ -1,5 +1,5 @@
 import { createDb } from "@edge-music/db";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it, vi } from "vitest";
 import type { PrincipalKind } from "../../src/auth/kinds.ts";
 import { parseEnv } from "../../src/env.ts";
 import { ValidationError } from "../../src/errors/app-error.ts";
@@ -7,6 +7,7 @@ import type { AuthContext } from "../../src/features/auth/context.ts";
 import { resetPassword } from "../../src/features/auth/password-reset.ts";
 import { createLogger } from "../../src/logger.ts";
 import {
+  app,
   authPath,
   Client,
   KINDS,
@@ -15,7 +16,7 @@ import {
   strongPassword,
   uniqueEmail,
 } from "../support/auth.ts";
-import { testBindings } from "../support/env.ts";
+import { send, testBindings } from "../support/env.ts";
 import { expectProblem } from "../support/problem.ts";
 
 interface Mail {
@@ -145,5 +146,38 @@ describe.each(KINDS)("%s password reset", (kind) => {
       await expectProblem(limited, 429, "RATE_LIMITED");
       expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     }
+  });
+});
+
+describe("password reset without a mail API (development mode)", () => {
+  it("writes the reset token to the service log", async () => {
+    const account = await registerAccount("user");
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => {
+      lines.push(String(line));
+    });
+    try {
+      const response = await send(
+        app,
+        "/api/v1/users/auth/password/forgot",
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", "cf-connecting-ip": "10.9.9.9" },
+          body: JSON.stringify({ email: account.email }),
+        },
+        testBindings({ MAIL_API_KEY: undefined, LOG_LEVEL: "info" }),
+      );
+      expect(response.status).toBe(202);
+    } finally {
+      spy.mockRestore();
+    }
+    const entry = lines.map((l) => JSON.parse(l)).find((l) => l.mail?.to === account.email);
+    expect(entry?.message).toMatch(/development mode/);
+    const token = /Reset token: (\S+)/.exec(entry?.mail?.text ?? "")?.[1] ?? "";
+    const reset = await new Client().post("/api/v1/users/auth/password/reset", {
+      token,
+      password: strongPassword(),
+    });
+    expect(reset.status).toBe(200);
   });
 });
