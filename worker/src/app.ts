@@ -4,9 +4,15 @@ import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "./app-env.ts";
 import { NotFoundError } from "./errors/app-error.ts";
 import { onError } from "./errors/on-error.ts";
+import { albumRoutes } from "./features/albums/index.ts";
+import { artistRoutes } from "./features/artists/index.ts";
 import { authRoutes } from "./features/auth/index.ts";
 import { meRoutes } from "./features/auth/routes/session.ts";
 import { healthRoutes } from "./features/health/index.ts";
+import { historyRoutes } from "./features/history/index.ts";
+import { mediaRoutes } from "./features/media/index.ts";
+import { playlistRoutes } from "./features/playlists/index.ts";
+import { trackRoutes } from "./features/tracks/index.ts";
 import { jsonBodyLimit } from "./middleware/body-limit.ts";
 import { corsForAllowedOrigins, originCheck } from "./middleware/origin-check.ts";
 import { requestContext } from "./middleware/request-context.ts";
@@ -27,6 +33,12 @@ export function createApp() {
   app.route(`${API_PREFIX}/users/auth`, authRoutes("user"));
   app.route(`${API_PREFIX}/artists/auth`, authRoutes("artist"));
   app.route(`${API_PREFIX}/users`, meRoutes("user"));
+  app.route(`${API_PREFIX}/artists`, artistRoutes);
+  app.route(`${API_PREFIX}/playlists`, playlistRoutes);
+  app.route(`${API_PREFIX}/history`, historyRoutes);
+  app.route(`${API_PREFIX}/albums`, albumRoutes);
+  app.route(`${API_PREFIX}/tracks`, trackRoutes);
+  app.route("/static", mediaRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "accessCookie", {
     type: "apiKey",

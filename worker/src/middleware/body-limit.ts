@@ -18,3 +18,14 @@ export const jsonBodyLimit = createMiddleware(async (c, next) => {
     },
   })(c, next);
 });
+
+/** Caps a multipart route's body (image uploads): 413 above `maxBytes`. */
+export const multipartLimit = (maxBytes: number) =>
+  createMiddleware(async (c, next) =>
+    bodyLimit({
+      maxSize: maxBytes,
+      onError: () => {
+        throw new PayloadTooLargeError(maxBytes);
+      },
+    })(c, next),
+  );

@@ -86,10 +86,26 @@ export class Client {
     return response;
   }
 
+  /** A multipart/form-data request (fetch sets the boundary). */
+  async form(method: string, path: string, form: FormData): Promise<Response> {
+    const cookie = this.jar.header(new URL(path, "http://localhost").pathname);
+    const response = await send(app, path, {
+      method,
+      body: form,
+      headers: { "cf-connecting-ip": this.ip, ...(cookie ? { cookie } : {}) },
+    });
+    this.jar.take(response);
+    return response;
+  }
+
   get = (path: string, headers?: Record<string, string>) =>
     this.request("GET", path, undefined, headers);
   post = (path: string, body?: unknown, headers?: Record<string, string>) =>
     this.request("POST", path, body, headers);
+  put = (path: string, body?: unknown, headers?: Record<string, string>) =>
+    this.request("PUT", path, body, headers);
+  delete = (path: string, headers?: Record<string, string>) =>
+    this.request("DELETE", path, undefined, headers);
 }
 
 export interface Registered {

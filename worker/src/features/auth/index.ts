@@ -1,8 +1,8 @@
 import type { PrincipalKind } from "../../auth/kinds.ts";
+import { newRouter } from "../../openapi/router.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
 import { passwordRoutes } from "./routes/password.ts";
 import { sessionRoutes } from "./routes/session.ts";
-import { newRouter } from "./routes/shared.ts";
 import { twoFactorRoutes } from "./routes/two-factor.ts";
 
 /** The auth sub-app of one account kind; mounted at /api/v1/users/auth and /api/v1/artists/auth. */

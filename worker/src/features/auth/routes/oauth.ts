@@ -11,6 +11,7 @@ import { KIND_TABLES, type PrincipalKind } from "../../../auth/kinds.ts";
 import { NotFoundError } from "../../../errors/app-error.ts";
 import { describeError } from "../../../logger.ts";
 import { problemResponses } from "../../../openapi/problem.ts";
+import { newRouter } from "../../../openapi/router.ts";
 import { authContext } from "../context.ts";
 import {
   finishOAuth,
@@ -20,7 +21,7 @@ import {
   startOAuth,
 } from "../oauth.ts";
 import { OAUTH_PROVIDERS, oauthProvider } from "../oauth-providers.ts";
-import { newRouter, PENDING_COOKIE, STATE_COOKIE, tagOf } from "./shared.ts";
+import { PENDING_COOKIE, STATE_COOKIE, tagOf } from "./shared.ts";
 
 const Provider = z.string().openapi({
   param: { name: "provider", in: "path" },

@@ -1,10 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { PrincipalKind } from "../../../auth/kinds.ts";
 import { problemResponses } from "../../../openapi/problem.ts";
+import { json, jsonBody, newRouter } from "../../../openapi/router.ts";
 import { authContext } from "../context.ts";
 import { forgotPassword, resetPassword } from "../password-reset.ts";
 import { ForgotBody, MessageDto, ResetBody } from "../schema.ts";
-import { json, jsonBody, newRouter, tagOf } from "./shared.ts";
+import { tagOf } from "./shared.ts";
 
 export function passwordRoutes(kind: PrincipalKind) {
   const tags = [tagOf(kind)];

@@ -10,6 +10,7 @@ import type { PrincipalKind } from "../../../auth/kinds.ts";
 import { endSession, rotateSession } from "../../../auth/sessions.ts";
 import { ACCESS_TTL_SECONDS, isSessionClaims, verifyToken } from "../../../auth/tokens.ts";
 import { problemResponses } from "../../../openapi/problem.ts";
+import { COOKIE_SECURITY, json, jsonBody, newRouter } from "../../../openapi/router.ts";
 import { getAccount, login, register } from "../accounts.ts";
 import { authContext } from "../context.ts";
 import {
@@ -19,7 +20,7 @@ import {
   RegisterBody,
   TwoFactorRequiredDto,
 } from "../schema.ts";
-import { aKind, COOKIE_SECURITY, json, jsonBody, newRouter, tagOf } from "./shared.ts";
+import { aKind, tagOf } from "./shared.ts";
 
 const COOKIES =
   "Sets `access_token` (5 minutes) and `refresh_token` (30 days) as HttpOnly, SameSite=Lax cookies (Secure unless the service runs on http://localhost).";

@@ -5,6 +5,7 @@ import { KIND_TABLES, type PrincipalKind } from "../../../auth/kinds.ts";
 import { startSession } from "../../../auth/sessions.ts";
 import { UnauthorizedError } from "../../../errors/app-error.ts";
 import { problemResponses } from "../../../openapi/problem.ts";
+import { COOKIE_SECURITY, json, jsonBody, newRouter } from "../../../openapi/router.ts";
 import { getAccount } from "../accounts.ts";
 import { authContext } from "../context.ts";
 import { readPendingTwoFactor } from "../oauth.ts";
@@ -17,7 +18,7 @@ import {
 } from "../schema.ts";
 import { checkSecondFactor } from "../second-factor.ts";
 import { disableTwoFactor, enableTwoFactor, verifyTwoFactor } from "../two-factor.ts";
-import { COOKIE_SECURITY, json, jsonBody, newRouter, PENDING_COOKIE, tagOf } from "./shared.ts";
+import { PENDING_COOKIE, tagOf } from "./shared.ts";
 
 const CODE_LIMITS =
   "Wrong codes answer 401 and are limited (5 per account and 30 per address in 15 minutes; then 429).";

@@ -1,0 +1,4 @@
+import { newRouter } from "../../openapi/router.ts";
+
+/** /api/v1/tracks: the catalogue's tracks (upload and streaming are added by the pipeline). */
+export const trackRoutes = newRouter();

@@ -1,0 +1,20 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../app-env.ts";
+import { validationHook } from "../validation/validator.ts";
+
+/** Every feature's sub-app: validation failures become our 400 problem documents. */
+export const newRouter = () => new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+
+/** A JSON response entry for `createRoute({ responses })`. */
+export const json = <T>(schema: T, description: string) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+
+/** A required JSON request body for `createRoute({ request })`. */
+export const jsonBody = <T>(schema: T) => ({
+  body: { required: true, content: { "application/json": { schema } } },
+});
+
+/** `security` of routes that need a signed-in principal (the access_token cookie). */
+export const COOKIE_SECURITY = [{ accessCookie: [] }];
