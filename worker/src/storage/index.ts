@@ -18,3 +18,13 @@ export function createStorage(env: Env): ObjectStorage {
     secretAccessKey: env.S3_SECRET_ACCESS_KEY,
   });
 }
+
+/** Deletes every object under `prefix` (a track's files: `tracks/<id>/`), page by page. */
+export async function deletePrefix(storage: ObjectStorage, prefix: string): Promise<void> {
+  let cursor: string | undefined;
+  do {
+    const page = await storage.list(prefix, cursor ? { cursor } : {});
+    if (page.keys.length > 0) await storage.delete(page.keys);
+    cursor = page.cursor;
+  } while (cursor);
+}

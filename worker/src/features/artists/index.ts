@@ -1,4 +1,13 @@
 import { newRouter } from "../../openapi/router.ts";
+import { artistCatalogueRoutes } from "./catalogue/index.ts";
+import { artistProfileRoutes } from "./profile/routes.ts";
+import { artistSocialRoutes } from "./social/index.ts";
 
-/** /api/v1/artists: profiles, follows, likes. */
-export const artistRoutes = newRouter();
+/**
+ * /api/v1/artists: profiles, follows, likes, an artist's tracks and albums. The social routes
+ * come first: `/me/following` must not be taken for an artist id.
+ */
+export const artistRoutes = newRouter()
+  .route("/", artistSocialRoutes)
+  .route("/", artistProfileRoutes)
+  .route("/", artistCatalogueRoutes);

@@ -1,0 +1,138 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../../../app-env.ts";
+import { clearSessionCookies } from "../../../auth/cookies.ts";
+import { assertOwner, requireArtist } from "../../../auth/guard.ts";
+import { ValidationError } from "../../../errors/app-error.ts";
+import { isMultipart } from "../../../media/form.ts";
+import { IMAGE_MAX_BYTES, readImage } from "../../../media/images.ts";
+import { multipartLimit } from "../../../middleware/body-limit.ts";
+import { problemResponses } from "../../../openapi/problem.ts";
+import { COOKIE_SECURITY, json, newRouter } from "../../../openapi/router.ts";
+import { PageQuery } from "../../../validation/common.ts";
+import {
+  ArtistDto,
+  ArtistIdParams,
+  ArtistListItemDto,
+  ArtistUpdateForm,
+  ArtistUpdateJson,
+  UsernameParams,
+} from "./schema.ts";
+import { deleteArtist, getArtist, listArtists, updateArtist } from "./service.ts";
+
+const tags = ["Artists"];
+
+const list = createRoute({
+  method: "get",
+  path: "/",
+  tags,
+  summary: "List artists",
+  description: "Newest first, paginated. Each item also carries `_count.followers`.",
+  request: { query: PageQuery },
+  responses: {
+    200: json(ArtistListItemDto.array(), "A page of artists."),
+    ...problemResponses(400),
+  },
+});
+
+const byId = createRoute({
+  method: "get",
+  path: "/{id}",
+  tags,
+  summary: "An artist by id",
+  request: { params: ArtistIdParams },
+  responses: { 200: json(ArtistDto, "The artist."), ...problemResponses(400, 404) },
+});
+
+const byUsername = createRoute({
+  method: "get",
+  path: "/by-username/{username}",
+  tags,
+  summary: "An artist by username",
+  description: "The username is matched case-insensitively.",
+  request: { params: UsernameParams },
+  responses: { 200: json(ArtistDto, "The artist."), ...problemResponses(400, 404) },
+});
+
+// Two images of 5 MB plus the text fields and multipart framing.
+const UPDATE_LIMIT = 2 * IMAGE_MAX_BYTES + 64 * 1024;
+
+const update = createRoute({
+  method: "put",
+  path: "/{id}",
+  tags,
+  security: COOKIE_SECURITY,
+  middleware: [requireArtist, multipartLimit(UPDATE_LIMIT)],
+  summary: "Update the own profile",
+  description:
+    "JSON `{username?, bio?}`, or multipart/form-data with the same fields plus `avatar` and/or `backgroundImage` files (PNG, JPEG or WebP recognised by content, ≤ 5 MB each). At least one field. Username rules as at registration; a taken username answers 409. Images get new `/static/avatars/…` and `/static/backgrounds/…` paths; the replaced ones are deleted.",
+  request: {
+    params: ArtistIdParams,
+    body: {
+      required: false,
+      content: {
+        "application/json": { schema: ArtistUpdateJson },
+        "multipart/form-data": { schema: ArtistUpdateForm },
+      },
+    },
+  },
+  responses: {
+    200: json(ArtistDto, "The updated profile."),
+    ...problemResponses(400, 401, 403, 404, 409, 413, 415),
+  },
+});
+
+const remove = createRoute({
+  method: "delete",
+  path: "/{id}",
+  tags,
+  security: COOKIE_SECURITY,
+  middleware: [requireArtist],
+  summary: "Delete the own account",
+  description:
+    "Deletes the account with its sessions, tracks (with their files, playlist entries and listens), albums, follows and likes, and signs out. Objects in storage are deleted right after the response; nothing of the account is reachable from then on.",
+  request: { params: ArtistIdParams },
+  responses: { 204: { description: "Deleted." }, ...problemResponses(400, 401, 403, 404) },
+});
+
+const context = (c: Context<AppEnv>) => ({
+  db: c.get("services").db(),
+  storage: c.get("services").storage,
+  log: c.get("log"),
+  waitUntil: (promise: Promise<unknown>) => c.executionCtx.waitUntil(promise),
+});
+
+export const artistProfileRoutes = newRouter()
+  .openapi(list, async (c) => c.json(await listArtists(context(c), c.req.valid("query")), 200))
+  .openapi(byUsername, async (c) => c.json(await getArtist(context(c), c.req.valid("param")), 200))
+  .openapi(byId, async (c) => c.json(await getArtist(context(c), c.req.valid("param")), 200))
+  .openapi(update, async (c) => {
+    const { id } = c.req.valid("param");
+    assertOwner(c.get("principal"), id, "profile");
+    const form = isMultipart(c) ? c.req.valid("form") : undefined;
+    const { username, bio } = form ?? c.req.valid("json");
+    // The file fields are checked by readImage (a file, ≤ 5 MB, an image by its bytes).
+    const files = form as { avatar?: unknown; backgroundImage?: unknown } | undefined;
+    const input = {
+      username,
+      bio,
+      avatar: files?.avatar !== undefined ? await readImage(files.avatar, "avatar") : undefined,
+      backgroundImage:
+        files?.backgroundImage !== undefined
+          ? await readImage(files.backgroundImage, "backgroundImage")
+          : undefined,
+    };
+    if (Object.values(input).every((value) => value === undefined)) {
+      throw new ValidationError([
+        { path: "body", message: "send at least one of username, bio, avatar, backgroundImage" },
+      ]);
+    }
+    return c.json(await updateArtist(context(c), id, input), 200);
+  })
+  .openapi(remove, async (c) => {
+    const { id } = c.req.valid("param");
+    assertOwner(c.get("principal"), id, "account");
+    await deleteArtist(context(c), id);
+    clearSessionCookies(c, c.get("env"), "artist");
+    return c.body(null, 204);
+  });

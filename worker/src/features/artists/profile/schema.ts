@@ -1,0 +1,53 @@
+import { z } from "@hono/zod-openapi";
+import { MediaPath, Timestamp, uuidParam } from "../../../validation/common.ts";
+import { Username } from "../../auth/schema.ts";
+
+export const ArtistDto = z
+  .object({
+    id: z.uuid(),
+    username: z.string().openapi({ example: "daft.punk" }),
+    bio: z.string().openapi({ example: "French electronic duo." }),
+    avatar: MediaPath,
+    backgroundImage: MediaPath,
+    createdAt: Timestamp,
+  })
+  .openapi("Artist", {
+    description: "A public artist profile. Never carries the email or password.",
+  });
+
+export const ArtistListItemDto = ArtistDto.extend({
+  _count: z.object({ followers: z.number().int() }),
+}).openapi("ArtistListItem");
+
+export const Bio = z
+  .string()
+  .max(1000, "at most 1000 characters")
+  .openapi({ example: "French electronic duo." });
+
+export const ArtistUpdateJson = z
+  .object({ username: Username.optional(), bio: Bio.optional() })
+  .openapi("ArtistUpdate");
+
+export const ArtistUpdateForm = z
+  .object({
+    username: Username.optional(),
+    bio: Bio.optional(),
+    avatar: z
+      .any()
+      .optional()
+      .openapi({ type: "string", format: "binary", description: "PNG, JPEG or WebP, ≤ 5 MB." }),
+    backgroundImage: z
+      .any()
+      .optional()
+      .openapi({ type: "string", format: "binary", description: "PNG, JPEG or WebP, ≤ 5 MB." }),
+  })
+  .openapi("ArtistUpdateForm");
+
+export const UsernameParams = z.object({
+  username: z
+    .string()
+    .max(30)
+    .openapi({ param: { name: "username", in: "path" }, example: "daft.punk" }),
+});
+
+export const ArtistIdParams = z.object({ id: uuidParam("id") });

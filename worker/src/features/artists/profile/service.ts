@@ -1,0 +1,142 @@
+import {
+  albums,
+  artists,
+  type Database,
+  follows,
+  pgErrorCode,
+  tracks,
+  UNIQUE_VIOLATION,
+} from "@edge-music/db";
+import { count, desc, eq, sql } from "drizzle-orm";
+import { ConflictError, NotFoundError } from "../../../errors/app-error.ts";
+import type { Logger } from "../../../logger.ts";
+import { deleteMedia, type Image, storeImage } from "../../../media/images.ts";
+import { deletePrefix, type ObjectStorage } from "../../../storage/index.ts";
+import { offsetOf, type Page } from "../../../validation/common.ts";
+
+export interface ArtistContext {
+  db: Database;
+  storage: ObjectStorage;
+  log: Logger;
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+const PUBLIC = {
+  id: artists.id,
+  username: artists.username,
+  bio: artists.bio,
+  avatar: artists.avatar,
+  backgroundImage: artists.backgroundImage,
+  createdAt: artists.createdAt,
+};
+
+type Row = { createdAt: Date } & Record<string, unknown>;
+const dto = <T extends Row>(row: T) => ({ ...row, createdAt: row.createdAt.toISOString() });
+
+export async function listArtists(ctx: Pick<ArtistContext, "db">, page: Page) {
+  const followers = ctx.db
+    .select({ artistId: follows.artistId, n: count().as("n") })
+    .from(follows)
+    .groupBy(follows.artistId)
+    .as("followers");
+  const rows = await ctx.db
+    .select({ ...PUBLIC, followers: sql<number>`coalesce(${followers.n}, 0)::int` })
+    .from(artists)
+    .leftJoin(followers, eq(followers.artistId, artists.id))
+    .orderBy(desc(artists.createdAt), desc(artists.id))
+    .limit(page.limit)
+    .offset(offsetOf(page));
+  return rows.map(({ followers: n, ...row }) => ({ ...dto(row), _count: { followers: n } }));
+}
+
+export async function getArtist(
+  ctx: Pick<ArtistContext, "db">,
+  by: { id: string } | { username: string },
+) {
+  const [row] = await ctx.db
+    .select(PUBLIC)
+    .from(artists)
+    .where(
+      "id" in by ? eq(artists.id, by.id) : sql`lower(${artists.username}) = lower(${by.username})`,
+    );
+  if (!row) throw new NotFoundError("No such artist.");
+  return dto(row);
+}
+
+export interface ArtistUpdate {
+  username?: string | undefined;
+  bio?: string | undefined;
+  avatar?: Image | undefined;
+  backgroundImage?: Image | undefined;
+}
+
+/**
+ * New images are stored first under new names; the row then points at them in one update, and
+ * only after that are the replaced objects deleted — a failure never leaves a broken path.
+ */
+export async function updateArtist(ctx: ArtistContext, id: string, update: ArtistUpdate) {
+  const [before] = await ctx.db
+    .select({ avatar: artists.avatar, backgroundImage: artists.backgroundImage })
+    .from(artists)
+    .where(eq(artists.id, id));
+  if (!before) throw new NotFoundError("No such artist.");
+  const [avatar, backgroundImage] = await Promise.all([
+    update.avatar ? storeImage(ctx.storage, "avatars", update.avatar) : undefined,
+    update.backgroundImage
+      ? storeImage(ctx.storage, "backgrounds", update.backgroundImage)
+      : undefined,
+  ]);
+  const set = {
+    ...(update.username !== undefined ? { username: update.username } : {}),
+    ...(update.bio !== undefined ? { bio: update.bio } : {}),
+    ...(avatar ? { avatar } : {}),
+    ...(backgroundImage ? { backgroundImage } : {}),
+  };
+  try {
+    await ctx.db.update(artists).set(set).where(eq(artists.id, id));
+  } catch (error) {
+    await deleteMedia(ctx.storage, [avatar, backgroundImage]);
+    if (pgErrorCode(error) === UNIQUE_VIOLATION) {
+      throw new ConflictError("This username is taken.", { cause: error });
+    }
+    throw error;
+  }
+  await deleteMedia(ctx.storage, [
+    avatar && before.avatar,
+    backgroundImage && before.backgroundImage,
+  ]);
+  return await getArtist(ctx, { id });
+}
+
+/**
+ * Deletes the account; the schema cascades to its sessions, tracks (with their files, playlist
+ * entries and listens), albums, follows and likes. The objects in storage are deleted after the
+ * response: nothing points at them any more, so they are unreachable at once.
+ */
+export async function deleteArtist(ctx: ArtistContext, id: string) {
+  const [artist] = await ctx.db
+    .select({ avatar: artists.avatar, backgroundImage: artists.backgroundImage })
+    .from(artists)
+    .where(eq(artists.id, id));
+  if (!artist) throw new NotFoundError("No such artist.");
+  const media = await ctx.db.transaction(async (tx) => {
+    const ownTracks = await tx
+      .select({ id: tracks.id, cover: tracks.cover })
+      .from(tracks)
+      .where(eq(tracks.artistId, id));
+    const ownAlbums = await tx
+      .select({ cover: albums.cover })
+      .from(albums)
+      .where(eq(albums.artistId, id));
+    await tx.delete(artists).where(eq(artists.id, id));
+    return { ownTracks, covers: [...ownTracks, ...ownAlbums].map((r) => r.cover) };
+  });
+  ctx.waitUntil(
+    (async () => {
+      await deleteMedia(ctx.storage, [artist.avatar, artist.backgroundImage, ...media.covers]);
+      for (const track of media.ownTracks) await deletePrefix(ctx.storage, `tracks/${track.id}/`);
+    })().catch((error) =>
+      ctx.log.error("deleting an artist's objects failed", { artistId: id, error: String(error) }),
+    ),
+  );
+}
