@@ -1,0 +1,64 @@
+import { z } from "zod";
+
+/**
+ * The conversion queue, in ONE place: the Worker adds jobs with these names and options, the
+ * transcoder consumes them and parses the payload with the same schema. Runs in Workers and Node
+ * (no imports beyond zod).
+ */
+export const AUDIO_PROCESSING_QUEUE = "audio-processing";
+
+/** Spec: 5 attempts, exponential backoff from 5 s; completed jobs kept 1 h (≤ 1000), failed 7 days (≤ 5000). */
+export const AUDIO_PROCESSING_JOB_OPTIONS = {
+  attempts: 5,
+  backoff: { type: "exponential", delay: 5_000 },
+  removeOnComplete: { age: 3_600, count: 1_000 },
+  removeOnFail: { age: 604_800, count: 5_000 },
+} as const;
+
+export const AUDIO_PROCESSING_JOB_NAME = "convert-audio";
+
+export const AudioJobPayload = z.object({
+  trackId: z.uuid(),
+  artistId: z.uuid(),
+  /** The uploaded source in object storage (a temporary key under the track). */
+  sourceKey: z.string().min(1).max(1024),
+  /** The name the artist's file had, sanitised; informative only. */
+  sourceFileName: z.string().min(1).max(200),
+});
+export type AudioJobPayload = z.infer<typeof AudioJobPayload>;
+
+/**
+ * A file name as BullMQ job ids and storage keys allow: letters, digits, `.`, `_`, `-`; anything
+ * else becomes `_` (`:` is BullMQ's key separator). Never empty, at most 100 characters.
+ */
+export function sanitizeFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? "";
+  const cleaned = base
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^A-Za-z0-9._-]+/g, "_")
+    .replace(/^[._]+/, "")
+    .slice(-100);
+  return cleaned.length > 0 ? cleaned : "upload";
+}
+
+/** Spec: `convert-audio-<trackId>-<sourceFileName>`. Deterministic, so re-adding is idempotent. */
+export function audioJobId(trackId: string, sourceFileName: string): string {
+  return `${AUDIO_PROCESSING_JOB_NAME}-${trackId}-${sanitizeFileName(sourceFileName)}`;
+}
+
+/** Where a track's source and outputs live in object storage. */
+export const trackKeys = (trackId: string) => ({
+  prefix: `tracks/${trackId}/`,
+  source: (fileName: string) => `tracks/${trackId}/source/${sanitizeFileName(fileName)}`,
+  opus: (kbps: number) => `tracks/${trackId}/audio/${kbps}k.opus`,
+  master: `tracks/${trackId}/hls/master.m3u8`,
+  playlist: (kbps: number) => `tracks/${trackId}/hls/${kbps}/index.m3u8`,
+  init: (kbps: number) => `tracks/${trackId}/hls/${kbps}/init_0.mp4`,
+  segment: (kbps: number, index: number) =>
+    `tracks/${trackId}/hls/${kbps}/segment_${String(index).padStart(5, "0")}.m4s`,
+});
+
+/** The ladder of the spec, in kbps. */
+export const BITRATES = [128, 192, 320] as const;
+export type Bitrate = (typeof BITRATES)[number];
