@@ -28,6 +28,12 @@ export const tracks = pgTable(
     processingAttempts: integer("processing_attempts").notNull().default(0),
     processingStartedAt: timestamptz("processing_started_at"),
     processingFinishedAt: timestamptz("processing_finished_at"),
+    // 0–100 while PROCESSING, written by the transcoder now and then; 100 once READY.
+    processingProgress: integer("processing_progress").notNull().default(0),
+    // EBU R128 integrated loudness (LUFS) and true peak (dBTP) of the source, for clients that
+    // normalise volume; null until measured.
+    loudnessLufs: doublePrecision("loudness_lufs"),
+    truePeakDbtp: doublePrecision("true_peak_dbtp"),
     // The upload's temporary object-storage key: the transcoder's input, not served to anyone.
     sourceKey: text("source_key"),
     sourceFileName: text("source_file_name"),
