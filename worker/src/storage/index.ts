@@ -3,8 +3,16 @@ import type { ObjectStorage } from "./port.ts";
 import { r2Storage } from "./r2.ts";
 import { s3Storage } from "./s3.ts";
 
-export type { ObjectInfo, ObjectStorage, PutBody, PutOptions, StoredObject } from "./port.ts";
-export { StorageError } from "./port.ts";
+export { MULTIPART_PART_BYTES } from "./multipart.ts";
+export type {
+  ObjectInfo,
+  ObjectStorage,
+  PutBody,
+  PutOptions,
+  StoredObject,
+  StreamPutOptions,
+} from "./port.ts";
+export { ObjectTooLargeError, StorageError } from "./port.ts";
 export { r2Storage } from "./r2.ts";
 export { s3Storage } from "./s3.ts";
 

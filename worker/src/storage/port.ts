@@ -23,6 +23,13 @@ export interface PutOptions {
   cacheControl?: string;
 }
 
+export interface StreamPutOptions {
+  contentType?: string;
+  cacheControl?: string;
+  /** Refuse (and discard) a stream longer than this: `ObjectTooLargeError`. */
+  maxBytes?: number;
+}
+
 export interface ListPage {
   keys: string[];
   cursor: string | undefined;
@@ -33,6 +40,15 @@ export interface ObjectStorage {
   head(key: string): Promise<ObjectInfo | null>;
   get(key: string): Promise<StoredObject | null>;
   put(key: string, body: PutBody, options?: PutOptions): Promise<ObjectInfo>;
+  /**
+   * Stores a stream of unknown length without holding it in memory: a multipart upload of
+   * equal parts (MULTIPART_PART_BYTES; only the last is shorter), aborted on any error.
+   */
+  putStream(
+    key: string,
+    body: ReadableStream<Uint8Array>,
+    options?: StreamPutOptions,
+  ): Promise<ObjectInfo>;
   delete(keys: string | string[]): Promise<void>;
   list(prefix: string, options?: { cursor?: string; limit?: number }): Promise<ListPage>;
   /** Resolves when the bucket answers (readiness probe). */
@@ -43,5 +59,12 @@ export class StorageError extends Error {
   constructor(message: string, options: { cause?: unknown } = {}) {
     super(message, options);
     this.name = "StorageError";
+  }
+}
+
+export class ObjectTooLargeError extends StorageError {
+  constructor(readonly maxBytes: number) {
+    super(`The object exceeds ${maxBytes} bytes.`);
+    this.name = "ObjectTooLargeError";
   }
 }

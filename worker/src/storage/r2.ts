@@ -1,3 +1,4 @@
+import { putStreamed } from "./multipart.ts";
 import type {
   ListPage,
   ObjectInfo,
@@ -31,6 +32,36 @@ export function r2Storage(bucket: R2Bucket): ObjectStorage {
         },
       });
       return info(object);
+    },
+    async putStream(key, body, options = {}) {
+      const httpMetadata = {
+        ...(options.contentType ? { contentType: options.contentType } : {}),
+        ...(options.cacheControl ? { cacheControl: options.cacheControl } : {}),
+      };
+      return await putStreamed(
+        {
+          putSmall: async (bytes) => info(await bucket.put(key, bytes, { httpMetadata })),
+          head: async () => {
+            const object = await bucket.head(key);
+            return object ? info(object) : null;
+          },
+          async start() {
+            const upload = await bucket.createMultipartUpload(key, { httpMetadata });
+            return {
+              async uploadPart(partNumber, bytes) {
+                const part = await upload.uploadPart(partNumber, bytes);
+                return { partNumber: part.partNumber, etag: part.etag };
+              },
+              async complete(parts) {
+                await upload.complete(parts);
+              },
+              abort: () => upload.abort(),
+            };
+          },
+        },
+        body,
+        options,
+      );
     },
     async delete(keys) {
       const list = Array.isArray(keys) ? keys : [keys];

@@ -1,4 +1,5 @@
 import { AwsClient } from "aws4fetch";
+import { putStreamed } from "./multipart.ts";
 import {
   type ListPage,
   type ObjectInfo,
@@ -77,6 +78,64 @@ export function s3Storage(config: S3StorageConfig): ObjectStorage {
       const stored = await storage.head(key);
       if (!stored) throw new StorageError(`PUT ${key} succeeded but the object is not there`);
       return stored;
+    },
+    async putStream(key, body, options = {}) {
+      const headers: Record<string, string> = {};
+      if (options.contentType) headers["content-type"] = options.contentType;
+      if (options.cacheControl) headers["cache-control"] = options.cacheControl;
+      const url = objectUrl(key);
+      return await putStreamed(
+        {
+          putSmall: (bytes) => storage.put(key, bytes, options),
+          head: () => storage.head(key),
+          async start() {
+            const created = await send(`${url}?uploads`, { method: "POST", headers });
+            if (!created.ok) return fail("CreateMultipartUpload", key, created);
+            const uploadId = decodeXml(
+              /<UploadId>([^<]+)<\/UploadId>/.exec(await created.text())?.[1] ?? "",
+            );
+            const withId = (extra = "") =>
+              `${url}?uploadId=${encodeURIComponent(uploadId)}${extra}`;
+            return {
+              async uploadPart(partNumber, bytes) {
+                const response = await send(withId(`&partNumber=${partNumber}`), {
+                  method: "PUT",
+                  body: bytes,
+                });
+                if (!response.ok) return fail("UploadPart", key, response);
+                await response.body?.cancel();
+                return { partNumber, etag: response.headers.get("etag") ?? "" };
+              },
+              async complete(parts) {
+                const xml = `<CompleteMultipartUpload>${parts
+                  .map(
+                    (p) =>
+                      `<Part><PartNumber>${p.partNumber}</PartNumber><ETag>${p.etag}</ETag></Part>`,
+                  )
+                  .join("")}</CompleteMultipartUpload>`;
+                const response = await send(withId(), {
+                  method: "POST",
+                  body: xml,
+                  headers: { "content-type": "application/xml" },
+                });
+                // S3 may answer 200 with an <Error> body when completing fails late.
+                const text = await response.text();
+                if (!response.ok || text.includes("<Error>")) {
+                  throw new StorageError(
+                    `S3 CompleteMultipartUpload ${key} failed: ${text.slice(0, 300)}`,
+                  );
+                }
+              },
+              async abort() {
+                const response = await send(withId(), { method: "DELETE" });
+                await response.body?.cancel();
+              },
+            };
+          },
+        },
+        body,
+        options,
+      );
     },
     async delete(keys) {
       const list = Array.isArray(keys) ? keys : [keys];

@@ -1,0 +1,86 @@
+import { createRoute } from "@hono/zod-openapi";
+import { requireUser } from "../../../auth/guard.ts";
+import { problemResponses } from "../../../openapi/problem.ts";
+import { COOKIE_SECURITY, json } from "../../../openapi/router.ts";
+import { IdParams, PageQuery } from "../../../validation/common.ts";
+import { FollowingPageDto, FollowStateDto, LikeStateDto } from "./schema.ts";
+
+const tags = ["Artists"];
+const IDEMPOTENT =
+  "Idempotent: repeating it changes nothing and answers the same. An unknown artist is a 404.";
+
+export const followingRoute = createRoute({
+  tags,
+  security: COOKIE_SECURITY,
+  middleware: [requireUser] as const,
+  method: "get",
+  path: "/me/following",
+  summary: "Artists the caller follows",
+  description:
+    "A plain array (no envelope), most recent follow first; ties are broken by artist id (descending), so pages neither repeat nor skip while the list is unchanged. Pages past the end are an empty array. `page` ≥ 1 (default 1), `limit` 1–100 (default 20); anything else is a 400. Items never carry email or password.",
+  request: { query: PageQuery },
+  responses: {
+    200: json(FollowingPageDto, "One page of followed artists."),
+    ...problemResponses(400, 401, 403),
+  },
+});
+
+export const followRoute = createRoute({
+  tags,
+  security: COOKIE_SECURITY,
+  middleware: [requireUser] as const,
+  method: "post",
+  path: "/{id}/follow",
+  summary: "Follow an artist",
+  description: `Answers 200 with the artist and its follower count after the change. ${IDEMPOTENT}`,
+  request: { params: IdParams },
+  responses: {
+    200: json(FollowStateDto, "The caller follows the artist."),
+    ...problemResponses(400, 401, 403, 404),
+  },
+});
+
+export const unfollowRoute = createRoute({
+  tags,
+  security: COOKIE_SECURITY,
+  middleware: [requireUser] as const,
+  method: "delete",
+  path: "/{id}/follow",
+  summary: "Unfollow an artist",
+  description: `Answers 200 with the artist and its follower count after the change (not 204: the spec returns the profile). Unfollowing an artist one does not follow is a 200 too. ${IDEMPOTENT}`,
+  request: { params: IdParams },
+  responses: {
+    200: json(FollowStateDto, "The caller does not follow the artist."),
+    ...problemResponses(400, 401, 403, 404),
+  },
+});
+
+export const likeRoute = createRoute({
+  tags,
+  security: COOKIE_SECURITY,
+  middleware: [requireUser] as const,
+  method: "post",
+  path: "/{id}/like",
+  summary: "Like an artist",
+  description: `Liking is independent of following. Answers 200 with \`{liked, _count: {likes}}\`: whether the caller likes the artist and its like count after the change. ${IDEMPOTENT}`,
+  request: { params: IdParams },
+  responses: {
+    200: json(LikeStateDto, "The caller likes the artist."),
+    ...problemResponses(400, 401, 403, 404),
+  },
+});
+
+export const unlikeRoute = createRoute({
+  tags,
+  security: COOKIE_SECURITY,
+  middleware: [requireUser] as const,
+  method: "delete",
+  path: "/{id}/like",
+  summary: "Remove a like of an artist",
+  description: `Answers 200 with \`{liked: false, _count: {likes}}\`, the like count after the change; removing a like that does not exist is a 200 too. ${IDEMPOTENT}`,
+  request: { params: IdParams },
+  responses: {
+    200: json(LikeStateDto, "The caller does not like the artist."),
+    ...problemResponses(400, 401, 403, 404),
+  },
+});

@@ -1,0 +1,131 @@
+import { artistLikes, artists, FOREIGN_KEY_VIOLATION, follows, pgErrorCode } from "@edge-music/db";
+import { and, desc, eq, getTableName, sql } from "drizzle-orm";
+import { NotFoundError } from "../../../errors/app-error.ts";
+import { offsetOf, type Page } from "../../../validation/common.ts";
+import type { SocialContext } from "./context.ts";
+import type { FollowedArtist, FollowState, LikeState } from "./schema.ts";
+
+type Relation = typeof follows | typeof artistLikes;
+
+const artistNotFound = (artistId: string) => new NotFoundError(`No artist with id ${artistId}.`);
+
+/**
+ * `<relation>` rows of the outer query's artist, per row. Spelled out with qualified names:
+ * drizzle leaves columns unqualified in a single-table select, which inside a subquery would
+ * bind `id` and `artist_id` to whichever table is nearest.
+ */
+const countOf = (relation: Relation) =>
+  sql<number>`(select count(*) from ${sql.identifier(getTableName(relation))} as counted where counted.artist_id = "artists"."id")`.mapWith(
+    Number,
+  );
+
+/**
+ * Adds the caller → artist row; idempotent. The insert selects the artist, so an unknown artist
+ * inserts nothing (the caller then reads no artist: 404); one deleted in between fails the
+ * foreign key (also 404).
+ */
+async function addRelation(ctx: SocialContext, relation: Relation, artistId: string) {
+  try {
+    await ctx.db
+      .insert(relation)
+      .select((qb) =>
+        qb
+          .select({
+            userId: sql`${ctx.userId}::uuid`.as("user_id"),
+            artistId: artists.id,
+            createdAt: sql`now()`.as("created_at"),
+          })
+          .from(artists)
+          .where(eq(artists.id, artistId)),
+      )
+      .onConflictDoNothing();
+  } catch (error) {
+    if (pgErrorCode(error) === FOREIGN_KEY_VIOLATION) throw artistNotFound(artistId);
+    throw error;
+  }
+}
+
+async function removeRelation(ctx: SocialContext, relation: Relation, artistId: string) {
+  await ctx.db
+    .delete(relation)
+    .where(and(eq(relation.userId, ctx.userId), eq(relation.artistId, artistId)));
+}
+
+/**
+ * The count is read by a second statement, after the write has committed: under READ COMMITTED
+ * it sees the caller's own change and every change committed before it, so concurrent follows
+ * each see a count that includes themselves. (One write per call: no transaction is needed.)
+ */
+async function followState(ctx: SocialContext, artistId: string): Promise<FollowState> {
+  const [row] = await ctx.db
+    .select({
+      id: artists.id,
+      username: artists.username,
+      avatar: artists.avatar,
+      followers: countOf(follows),
+    })
+    .from(artists)
+    .where(eq(artists.id, artistId));
+  if (!row) throw artistNotFound(artistId);
+  const { followers, ...artist } = row;
+  return { ...artist, _count: { followers } };
+}
+
+async function likeState(ctx: SocialContext, artistId: string): Promise<LikeState> {
+  const [row] = await ctx.db
+    .select({
+      likes: countOf(artistLikes),
+      liked: sql<boolean>`exists (select 1 from artist_likes as mine where mine.artist_id = "artists"."id" and mine.user_id = ${ctx.userId})`,
+    })
+    .from(artists)
+    .where(eq(artists.id, artistId));
+  if (!row) throw artistNotFound(artistId);
+  return { liked: row.liked === true, _count: { likes: row.likes } };
+}
+
+export async function followArtist(ctx: SocialContext, artistId: string) {
+  await addRelation(ctx, follows, artistId);
+  return await followState(ctx, artistId);
+}
+
+export async function unfollowArtist(ctx: SocialContext, artistId: string) {
+  await removeRelation(ctx, follows, artistId);
+  return await followState(ctx, artistId);
+}
+
+export async function likeArtist(ctx: SocialContext, artistId: string) {
+  await addRelation(ctx, artistLikes, artistId);
+  return await likeState(ctx, artistId);
+}
+
+export async function unlikeArtist(ctx: SocialContext, artistId: string) {
+  await removeRelation(ctx, artistLikes, artistId);
+  return await likeState(ctx, artistId);
+}
+
+/** The artists the caller follows, most recent follow first (ties broken by artist id). */
+export async function listFollowing(ctx: SocialContext, page: Page): Promise<FollowedArtist[]> {
+  const rows = await ctx.db
+    .select({
+      id: artists.id,
+      username: artists.username,
+      bio: artists.bio,
+      avatar: artists.avatar,
+      backgroundImage: artists.backgroundImage,
+      createdAt: artists.createdAt,
+      followedAt: follows.createdAt,
+      followers: countOf(follows),
+    })
+    .from(follows)
+    .innerJoin(artists, eq(artists.id, follows.artistId))
+    .where(eq(follows.userId, ctx.userId))
+    .orderBy(desc(follows.createdAt), desc(follows.artistId))
+    .limit(page.limit)
+    .offset(offsetOf(page));
+  return rows.map(({ followers, createdAt, followedAt, ...artist }) => ({
+    ...artist,
+    createdAt: createdAt.toISOString(),
+    followedAt: followedAt.toISOString(),
+    _count: { followers },
+  }));
+}

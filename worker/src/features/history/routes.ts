@@ -1,0 +1,71 @@
+import { createRoute } from "@hono/zod-openapi";
+import { requireUser } from "../../auth/guard.ts";
+import { problemResponses } from "../../openapi/problem.ts";
+import { COOKIE_SECURITY, json } from "../../openapi/router.ts";
+import { PageQuery } from "../../validation/common.ts";
+import { DeletedDto, HistoryPageDto, ListenDto, TrackIdParams } from "./schema.ts";
+
+const tags = ["Listening history"];
+
+export const recordListenRoute = createRoute({
+  tags,
+  security: COOKIE_SECURITY,
+  middleware: [requireUser] as const,
+  method: "post",
+  path: "/tracks/{trackId}",
+  summary: "Record a listen",
+  description:
+    "Records that the caller listened to the track now (the server's clock; no body). Call it at the start or end of playback: every call is one more entry. Only READY tracks can be listened to: an unknown track, or one still PROCESSING or FAILED, is a 404. The id is a UUIDv7, so ids sort by time.",
+  request: { params: TrackIdParams },
+  responses: {
+    201: json(ListenDto, "The listen was recorded."),
+    ...problemResponses(400, 401, 403, 404),
+  },
+});
+
+export const listHistoryRoute = createRoute({
+  tags,
+  security: COOKIE_SECURITY,
+  middleware: [requireUser] as const,
+  method: "get",
+  path: "/",
+  summary: "The caller's listening history",
+  description:
+    "A plain array (no envelope), newest first, with each track once at its most recent listen; the entry's `id` and `listenedAt` are those of that listen. Ties of `listenedAt` are broken by `id` (descending), so paging with `page`/`limit` neither repeats nor skips entries while the history is unchanged. Pages past the end are an empty array. `page` ≥ 1 (default 1), `limit` 1–100 (default 20); anything else is a 400.",
+  request: { query: PageQuery },
+  responses: {
+    200: json(HistoryPageDto, "One page of the history."),
+    ...problemResponses(400, 401, 403),
+  },
+});
+
+export const clearHistoryRoute = createRoute({
+  tags,
+  security: COOKIE_SECURITY,
+  middleware: [requireUser] as const,
+  method: "delete",
+  path: "/",
+  summary: "Clear the caller's history",
+  description:
+    "Removes every entry of the caller's history (other users' are untouched). Idempotent: an empty history also answers 204.",
+  responses: {
+    204: { description: "The history is empty now." },
+    ...problemResponses(401, 403),
+  },
+});
+
+export const removeTrackRoute = createRoute({
+  tags,
+  security: COOKIE_SECURITY,
+  middleware: [requireUser] as const,
+  method: "delete",
+  path: "/tracks/{trackId}",
+  summary: "Remove one track from the caller's history",
+  description:
+    "Removes every listen of the track from the caller's history and answers 200 with the number removed. Idempotent: a track with no entries (or no such track) answers 200 with `deleted: 0`, not 404.",
+  request: { params: TrackIdParams },
+  responses: {
+    200: json(DeletedDto, "The track's entries are gone."),
+    ...problemResponses(400, 401, 403),
+  },
+});

@@ -1,0 +1,109 @@
+import {
+  artists,
+  FOREIGN_KEY_VIOLATION,
+  listeningHistory,
+  pgErrorCode,
+  tracks,
+} from "@edge-music/db";
+import { and, desc, eq, sql } from "drizzle-orm";
+import { NotFoundError } from "../../errors/app-error.ts";
+import { offsetOf, type Page } from "../../validation/common.ts";
+import type { HistoryContext } from "./context.ts";
+import type { HistoryEntry, Listen } from "./schema.ts";
+import { uuidv7 } from "./uuidv7.ts";
+
+const trackNotFound = (trackId: string) =>
+  new NotFoundError(`No playable track with id ${trackId}.`);
+
+/**
+ * Records a listen of a READY track. One statement: the insert selects the track, so an
+ * unknown or unplayable track inserts nothing (404) without a separate read that a concurrent
+ * delete could make stale; a track deleted in between fails the foreign key (also 404).
+ * `listened_at` is Postgres's now(): one clock for every Worker, to the microsecond.
+ */
+export async function recordListen(ctx: HistoryContext, trackId: string): Promise<Listen> {
+  const id = uuidv7();
+  let rows: Array<{ id: string; listenedAt: Date }>;
+  try {
+    rows = await ctx.db
+      .insert(listeningHistory)
+      .select((qb) =>
+        qb
+          .select({
+            id: sql`${id}::uuid`.as("id"),
+            userId: sql`${ctx.userId}::uuid`.as("user_id"),
+            trackId: tracks.id,
+            listenedAt: sql`now()`.as("listened_at"),
+          })
+          .from(tracks)
+          .where(and(eq(tracks.id, trackId), eq(tracks.processingStatus, "READY"))),
+      )
+      .returning({ id: listeningHistory.id, listenedAt: listeningHistory.listenedAt });
+  } catch (error) {
+    if (pgErrorCode(error) === FOREIGN_KEY_VIOLATION) throw trackNotFound(trackId);
+    throw error;
+  }
+  const [row] = rows;
+  if (!row) throw trackNotFound(trackId);
+  return { id: row.id, listenedAt: row.listenedAt.toISOString() };
+}
+
+/**
+ * One page of the caller's history: each track once, at its most recent listen, newest first.
+ * The inner DISTINCT ON reads listening_history_user_id_track_id_listened_at_idx in order; the
+ * outer order breaks ties on id so that pages never overlap or skip.
+ */
+export async function listHistory(ctx: HistoryContext, page: Page): Promise<HistoryEntry[]> {
+  const h = listeningHistory;
+  const latest = ctx.db
+    .selectDistinctOn([h.trackId], { id: h.id, trackId: h.trackId, listenedAt: h.listenedAt })
+    .from(h)
+    .where(eq(h.userId, ctx.userId))
+    .orderBy(h.trackId, desc(h.listenedAt), desc(h.id))
+    .as("latest");
+  const rows = await ctx.db
+    .select({
+      id: latest.id,
+      trackId: latest.trackId,
+      listenedAt: latest.listenedAt,
+      title: tracks.title,
+      cover: tracks.cover,
+      duration: tracks.duration,
+      artistId: artists.id,
+      username: artists.username,
+      avatar: artists.avatar,
+    })
+    .from(latest)
+    .innerJoin(tracks, eq(tracks.id, latest.trackId))
+    .innerJoin(artists, eq(artists.id, tracks.artistId))
+    .orderBy(desc(latest.listenedAt), desc(latest.id))
+    .limit(page.limit)
+    .offset(offsetOf(page));
+  return rows.map((row) => ({
+    id: row.id,
+    userId: ctx.userId,
+    trackId: row.trackId,
+    listenedAt: row.listenedAt.toISOString(),
+    track: {
+      id: row.trackId,
+      title: row.title,
+      cover: row.cover,
+      duration: row.duration,
+      artistId: row.artistId,
+      artist: { id: row.artistId, username: row.username, avatar: row.avatar },
+    },
+  }));
+}
+
+/** Clears the caller's whole history; other users' entries are never touched. */
+export async function clearHistory(ctx: HistoryContext): Promise<void> {
+  await ctx.db.delete(listeningHistory).where(eq(listeningHistory.userId, ctx.userId));
+}
+
+/** Removes every listen of one track from the caller's history; idempotent. */
+export async function removeTrack(ctx: HistoryContext, trackId: string): Promise<number> {
+  const result = await ctx.db
+    .delete(listeningHistory)
+    .where(and(eq(listeningHistory.userId, ctx.userId), eq(listeningHistory.trackId, trackId)));
+  return result.rowCount ?? 0;
+}
