@@ -14,6 +14,7 @@ import { mediaRoutes } from "./features/media/index.ts";
 import { playlistRoutes } from "./features/playlists/index.ts";
 import { searchRoutes } from "./features/search/index.ts";
 import { trackRoutes } from "./features/tracks/index.ts";
+import { uploadRoutes } from "./features/uploads/routes.ts";
 import { jsonBodyLimit } from "./middleware/body-limit.ts";
 import { corsForAllowedOrigins, originCheck } from "./middleware/origin-check.ts";
 import { requestContext } from "./middleware/request-context.ts";
@@ -38,6 +39,7 @@ export function createApp() {
   app.route(`${API_PREFIX}/playlists`, playlistRoutes);
   app.route(`${API_PREFIX}/history`, historyRoutes);
   app.route(`${API_PREFIX}/albums`, albumRoutes);
+  app.route(`${API_PREFIX}/tracks`, uploadRoutes);
   app.route(`${API_PREFIX}/tracks`, trackRoutes);
   app.route(`${API_PREFIX}/search`, searchRoutes);
   app.route("/static", mediaRoutes);

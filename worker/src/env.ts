@@ -31,6 +31,7 @@ export interface Bindings {
   MAIL_API_URL?: string;
   MAIL_API_KEY?: string;
   MAIL_FROM?: string;
+  MAX_UPLOAD_BYTES?: string;
 }
 
 const url = (protocols: string[]) =>
@@ -87,6 +88,13 @@ const baseSchema = z.object({
   MAIL_API_URL: url(["http:", "https:"]).default("https://api.resend.com/emails"),
   MAIL_API_KEY: z.string().min(1).optional(),
   MAIL_FROM: z.string().min(3).default("Edge Music <no-reply@edge-music.example>"),
+  // Audio uploads; keep it at or below the plan's request limit (100 MB on Free and Pro).
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(500 * 1024 * 1024)
+    .default(100 * 1024 * 1024),
 });
 
 function base64Length(value: string): number {
