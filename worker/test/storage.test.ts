@@ -94,6 +94,18 @@ describe.each(adapters)("%s storage", (_name, make) => {
     expect(await storage.head(key)).toBeNull();
   });
 
+  it("reads a byte range and reports the whole size", async () => {
+    const key = `${prefix()}range.bin`;
+    await storage.put(key, "0123456789abcdef");
+    const middle = await storage.get(key, { range: { offset: 4, length: 6 } });
+    expect(middle && (await text(middle.body))).toBe("456789");
+    expect(middle?.range).toEqual({ offset: 4, length: 6 });
+    expect(middle?.size).toBe(16);
+    const tail = await storage.get(key, { range: { offset: 10 } });
+    expect(tail && (await text(tail.body))).toBe("abcdef");
+    expect(tail?.range).toEqual({ offset: 10, length: 6 });
+  });
+
   it("answers null for a missing object", async () => {
     expect(await storage.head(`${prefix()}missing`)).toBeNull();
     expect(await storage.get(`${prefix()}missing`)).toBeNull();

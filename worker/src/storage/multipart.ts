@@ -5,7 +5,10 @@ export const MULTIPART_PART_BYTES = 8 * 1024 * 1024;
 
 /** One multipart upload as each adapter speaks it. */
 export interface MultipartUpload {
-  uploadPart(partNumber: number, bytes: Uint8Array<ArrayBuffer>): Promise<{ partNumber: number; etag: string }>;
+  uploadPart(
+    partNumber: number,
+    bytes: Uint8Array<ArrayBuffer>,
+  ): Promise<{ partNumber: number; etag: string }>;
   complete(parts: Array<{ partNumber: number; etag: string }>): Promise<void>;
   abort(): Promise<void>;
 }

@@ -12,6 +12,14 @@ export interface ObjectInfo {
 
 export interface StoredObject extends ObjectInfo {
   body: ReadableStream<Uint8Array>;
+  /** Present when a range was asked for: the bytes the body holds (`size` stays the whole). */
+  range?: { offset: number; length: number };
+}
+
+/** Bytes `offset` … `offset + length - 1`; `length` omitted means to the end. */
+export interface ByteRange {
+  offset: number;
+  length?: number;
 }
 
 export type PutBody = ReadableStream<Uint8Array> | ArrayBuffer | Uint8Array | string;
@@ -38,7 +46,7 @@ export interface ListPage {
 export interface ObjectStorage {
   readonly driver: "r2" | "s3";
   head(key: string): Promise<ObjectInfo | null>;
-  get(key: string): Promise<StoredObject | null>;
+  get(key: string, options?: { range?: ByteRange }): Promise<StoredObject | null>;
   put(key: string, body: PutBody, options?: PutOptions): Promise<ObjectInfo>;
   /**
    * Stores a stream of unknown length without holding it in memory: a multipart upload of

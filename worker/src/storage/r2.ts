@@ -15,10 +15,15 @@ export function r2Storage(bucket: R2Bucket): ObjectStorage {
       const object = await bucket.head(key);
       return object ? info(object) : null;
     },
-    async get(key) {
-      const object = await bucket.get(key);
+    async get(key, options = {}) {
+      const object = await bucket.get(key, options.range ? { range: options.range } : {});
       if (!object) return null;
-      return { ...info(object), body: object.body } satisfies StoredObject;
+      const stored: StoredObject = { ...info(object), body: object.body };
+      if (options.range) {
+        const offset = options.range.offset;
+        stored.range = { offset, length: options.range.length ?? object.size - offset };
+      }
+      return stored;
     },
     async put(key: string, body: PutBody, options: PutOptions = {}) {
       const value =

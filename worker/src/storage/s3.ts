@@ -7,6 +7,7 @@ import {
   type PutBody,
   type PutOptions,
   StorageError,
+  type StoredObject,
 } from "./port.ts";
 
 export interface S3StorageConfig {
@@ -52,14 +53,28 @@ export function s3Storage(config: S3StorageConfig): ObjectStorage {
       if (!response.ok) return fail("HEAD", key, response);
       return info(key, response);
     },
-    async get(key) {
-      const response = await send(objectUrl(key), { method: "GET" });
+    async get(key, options = {}) {
+      const { range } = options;
+      const headers: Record<string, string> = range
+        ? { range: `bytes=${range.offset}-${range.length ? range.offset + range.length - 1 : ""}` }
+        : {};
+      const response = await send(objectUrl(key), { method: "GET", headers });
       if (response.status === 404) {
         await response.body?.cancel();
         return null;
       }
       if (!response.ok || !response.body) return fail("GET", key, response);
-      return { ...info(key, response), body: response.body };
+      const stored: StoredObject = { ...info(key, response), body: response.body };
+      // 206: Content-Range "bytes a-b/size" names the whole object's size.
+      const contentRange = /bytes (\d+)-(\d+)\/(\d+)/.exec(
+        response.headers.get("content-range") ?? "",
+      );
+      if (range && contentRange) {
+        const [, start, end, total] = contentRange.map(Number) as [number, number, number, number];
+        stored.size = total;
+        stored.range = { offset: start, length: end - start + 1 };
+      }
+      return stored;
     },
     async put(key: string, body: PutBody, options: PutOptions = {}) {
       const headers: Record<string, string> = {};

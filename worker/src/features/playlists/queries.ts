@@ -1,0 +1,100 @@
+import {
+  artists,
+  type Database,
+  type Playlist,
+  playlistLikes,
+  playlists,
+  playlistTracks,
+  tracks,
+} from "@edge-music/db";
+import { and, asc, eq, getTableName, or, type SQL, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import type { PlaylistOut } from "./schema.ts";
+
+/** The database or a transaction of it: reads that a write answers with run inside its transaction. */
+export type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+export type Queryable = Database | Tx;
+
+/**
+ * Tracks whose conversion is not READY cannot be played: playlists list and count READY tracks
+ * only, for everyone (the owner included), so that lists and counts always agree.
+ */
+export const isReady = eq(tracks.processingStatus, "READY");
+
+/** Public playlists, plus the caller's own private ones. */
+export function visibleTo(userId: string | null): SQL {
+  const isPublic = eq(playlists.isPublic, true);
+  return userId ? (or(isPublic, eq(playlists.userId, userId)) as SQL) : isPublic;
+}
+
+/**
+ * A column with its table's name. drizzle leaves columns unqualified in the select list of a
+ * single-table query, where a correlated subquery would resolve `"id"` to its own table's column.
+ */
+const q = (column: AnyPgColumn) =>
+  sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
+
+export const trackCount = sql<number>`(
+  select count(*) from ${playlistTracks}
+  join ${tracks} on ${q(tracks.id)} = ${q(playlistTracks.trackId)}
+  where ${q(playlistTracks.playlistId)} = ${q(playlists.id)}
+    and ${q(tracks.processingStatus)} = 'READY'
+)`.mapWith(Number);
+
+export const likeCount = sql<number>`(
+  select count(*) from ${playlistLikes} where ${q(playlistLikes.playlistId)} = ${q(playlists.id)}
+)`.mapWith(Number);
+
+/** The playlist fields every DTO shares, from a row. */
+export const playlistFields = (row: Playlist) => ({
+  id: row.id,
+  title: row.title,
+  description: row.description,
+  cover: row.cover,
+  isPublic: row.isPublic,
+  userId: row.userId,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+/** The full READY track list of a playlist, in playlist order. */
+export async function playlistTrackList(db: Queryable, playlistId: string) {
+  const rows = await db
+    .select({
+      id: tracks.id,
+      title: tracks.title,
+      cover: tracks.cover,
+      duration: tracks.duration,
+      artistId: tracks.artistId,
+      artist: { id: artists.id, username: artists.username, avatar: artists.avatar },
+      addedAt: playlistTracks.addedAt,
+    })
+    .from(playlistTracks)
+    .innerJoin(tracks, eq(tracks.id, playlistTracks.trackId))
+    .innerJoin(artists, eq(artists.id, tracks.artistId))
+    .where(and(eq(playlistTracks.playlistId, playlistId), isReady))
+    .orderBy(asc(playlistTracks.position), asc(tracks.id));
+  return rows.map((row) => ({ ...row, addedAt: row.addedAt.toISOString() }));
+}
+
+/**
+ * One playlist with its full track list and counts, or null when it does not exist or `where`
+ * (visibility) excludes it.
+ */
+export async function loadPlaylist(
+  db: Queryable,
+  id: string,
+  where?: SQL,
+): Promise<PlaylistOut | null> {
+  const [row] = await db
+    .select({ playlist: playlists, likes: likeCount })
+    .from(playlists)
+    .where(and(eq(playlists.id, id), where));
+  if (!row) return null;
+  const list = await playlistTrackList(db, id);
+  return {
+    ...playlistFields(row.playlist),
+    tracks: list,
+    _count: { tracks: list.length, likes: row.likes },
+  };
+}

@@ -1,0 +1,131 @@
+import { z } from "@hono/zod-openapi";
+import { MediaPath, Timestamp, uuidParam } from "../../validation/common.ts";
+
+export const TITLE_MAX = 100;
+export const DESCRIPTION_MAX = 1000;
+export const TRACK_IDS_MAX = 100;
+/** Tracks one playlist may hold: the full list is in every answer, so it must stay bounded. */
+export const PLAYLIST_TRACKS_MAX = 10_000;
+/** Tracks in the brief list of GET /playlists/me. */
+export const BRIEF_TRACKS = 4;
+
+const Id = z.uuid().openapi({ example: "0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192" });
+
+const Title = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(TITLE_MAX, `at most ${TITLE_MAX} characters`)
+  .openapi({ example: "Late night drive" });
+const Description = z
+  .string()
+  .trim()
+  .max(DESCRIPTION_MAX, `at most ${DESCRIPTION_MAX} characters`)
+  .openapi({ example: "Slow synths for empty roads." });
+
+export const CreatePlaylistBody = z
+  .object({
+    title: Title,
+    description: Description.default(""),
+    isPublic: z.boolean().default(false),
+  })
+  .openapi("CreatePlaylistRequest");
+
+export const UpdatePlaylistJson = z
+  .object({
+    title: Title.optional(),
+    description: Description.optional(),
+    isPublic: z.boolean().optional(),
+  })
+  .openapi("UpdatePlaylistRequest", { description: "At least one field." });
+
+export const UpdatePlaylistForm = z
+  .object({
+    title: Title.optional(),
+    description: Description.optional(),
+    isPublic: z
+      .enum(["true", "false"], "must be true or false")
+      .transform((value) => value === "true")
+      .optional(),
+    // Checked by readImage (a file, 1 byte–5 MB, PNG/JPEG/WebP by its bytes).
+    cover: z.any().optional().openapi({ type: "string", format: "binary" }),
+  })
+  .openapi("UpdatePlaylistForm", {
+    description:
+      "At least one field. `isPublic` is the text `true` or `false`; `cover` is a PNG, JPEG or WebP image of at most 5 MB.",
+  });
+
+export const AddTracksBody = z
+  .object({
+    trackIds: z
+      .array(z.uuid())
+      .min(1, "at least 1 track id")
+      .max(TRACK_IDS_MAX, `at most ${TRACK_IDS_MAX} track ids`)
+      .transform((ids) => [...new Set(ids)])
+      .openapi({ example: ["0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192"] }),
+  })
+  .openapi("AddPlaylistTracksRequest");
+
+export const TrackParams = z.object({ id: uuidParam("id"), trackId: uuidParam("trackId") });
+
+const Counts = z.object({ tracks: z.number().int(), likes: z.number().int() });
+
+export const PlaylistTrackDto = z
+  .object({
+    id: Id,
+    title: z.string(),
+    cover: MediaPath,
+    duration: z.number().nullable().openapi({ description: "Seconds.", example: 215.5 }),
+    artistId: Id,
+    artist: z.object({ id: Id, username: z.string(), avatar: MediaPath }),
+    addedAt: Timestamp,
+  })
+  .openapi("PlaylistTrack");
+
+const playlistFields = {
+  id: Id,
+  title: z.string(),
+  description: z.string(),
+  cover: MediaPath,
+  isPublic: z.boolean(),
+  userId: Id.openapi({ description: "The owner." }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+};
+
+export const PlaylistDto = z
+  .object({ ...playlistFields, tracks: z.array(PlaylistTrackDto), _count: Counts })
+  .openapi("Playlist", {
+    description:
+      "A playlist with its full track list in playlist order. Only tracks whose conversion is READY are listed and counted.",
+  });
+
+export const PlaylistSummaryDto = z
+  .object({ ...playlistFields, _count: Counts })
+  .openapi("PlaylistSummary");
+
+const BriefTrackDto = z.object({ id: Id, title: z.string(), cover: MediaPath });
+
+export const OwnPlaylistDto = z
+  .object({
+    id: Id,
+    title: z.string(),
+    cover: MediaPath,
+    isPublic: z.boolean(),
+    updatedAt: Timestamp,
+    tracks: z.array(BriefTrackDto).openapi({
+      description: `The first ${BRIEF_TRACKS} READY tracks in playlist order (for a mosaic cover).`,
+    }),
+    _count: z.object({ tracks: z.number().int() }),
+  })
+  .openapi("OwnPlaylist");
+
+export const LikeStateDto = z
+  .object({ liked: z.boolean(), _count: z.object({ likes: z.number().int() }) })
+  .openapi("PlaylistLikeState");
+
+export type PlaylistOut = z.infer<typeof PlaylistDto>;
+export type PlaylistSummaryOut = z.infer<typeof PlaylistSummaryDto>;
+export type OwnPlaylistOut = z.infer<typeof OwnPlaylistDto>;
+export type LikeStateOut = z.infer<typeof LikeStateDto>;
+export type PlaylistPatch = { title?: string; description?: string; isPublic?: boolean };
