@@ -13,6 +13,7 @@ import { historyRoutes } from "./features/history/index.ts";
 import { mediaRoutes } from "./features/media/index.ts";
 import { playlistRoutes } from "./features/playlists/index.ts";
 import { searchRoutes } from "./features/search/index.ts";
+import { streamingRoutes } from "./features/streaming/routes.ts";
 import { trackRoutes } from "./features/tracks/index.ts";
 import { uploadRoutes } from "./features/uploads/routes.ts";
 import { jsonBodyLimit } from "./middleware/body-limit.ts";
@@ -39,6 +40,7 @@ export function createApp() {
   app.route(`${API_PREFIX}/playlists`, playlistRoutes);
   app.route(`${API_PREFIX}/history`, historyRoutes);
   app.route(`${API_PREFIX}/albums`, albumRoutes);
+  app.route(`${API_PREFIX}/tracks/stream`, streamingRoutes);
   app.route(`${API_PREFIX}/tracks`, uploadRoutes);
   app.route(`${API_PREFIX}/tracks`, trackRoutes);
   app.route(`${API_PREFIX}/search`, searchRoutes);

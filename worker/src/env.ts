@@ -32,6 +32,7 @@ export interface Bindings {
   MAIL_API_KEY?: string;
   MAIL_FROM?: string;
   MAX_UPLOAD_BYTES?: string;
+  STREAM_ALLOWED_ORIGINS?: string;
 }
 
 const url = (protocols: string[]) =>
@@ -88,6 +89,8 @@ const baseSchema = z.object({
   MAIL_API_URL: url(["http:", "https:"]).default("https://api.resend.com/emails"),
   MAIL_API_KEY: z.string().min(1).optional(),
   MAIL_FROM: z.string().min(3).default("Edge Music <no-reply@edge-music.example>"),
+  // Origins whose players may fetch HLS and audio: "*" (default) or a comma-separated list.
+  STREAM_ALLOWED_ORIGINS: z.string().default("*"),
   // Audio uploads; keep it at or below the plan's request limit (100 MB on Free and Pro).
   MAX_UPLOAD_BYTES: z.coerce
     .number()

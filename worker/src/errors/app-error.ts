@@ -8,10 +8,12 @@ export type ErrorCode =
   | "UNAUTHORIZED"
   | "FORBIDDEN"
   | "NOT_FOUND"
+  | "TRACK_NOT_READY"
   | "METHOD_NOT_ALLOWED"
   | "CONFLICT"
   | "PAYLOAD_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"
+  | "RANGE_NOT_SATISFIABLE"
   | "RATE_LIMITED"
   | "SERVICE_UNAVAILABLE"
   | "INTERNAL";
@@ -114,5 +116,26 @@ export class ServiceUnavailableError extends AppError {
     options: { cause?: unknown; extensions?: Record<string, unknown> } = {},
   ) {
     super("SERVICE_UNAVAILABLE", message, options);
+  }
+}
+
+export class TrackNotReadyError extends AppError {
+  constructor(status: string) {
+    super(
+      "TRACK_NOT_READY",
+      `The track cannot be streamed: its conversion is ${status.toLowerCase()}.`,
+      {
+        extensions: { processingStatus: status },
+      },
+    );
+  }
+}
+
+export class RangeNotSatisfiableError extends AppError {
+  constructor(readonly size: number) {
+    super(
+      "RANGE_NOT_SATISFIABLE",
+      `The requested range is outside the ${size} bytes of the object.`,
+    );
   }
 }

@@ -2,7 +2,13 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../app-env.ts";
 import { describeError } from "../logger.ts";
-import { AppError, type ErrorCode, RateLimitedError, ValidationError } from "./app-error.ts";
+import {
+  AppError,
+  type ErrorCode,
+  RangeNotSatisfiableError,
+  RateLimitedError,
+  ValidationError,
+} from "./app-error.ts";
 import { PROBLEM_TYPES, problem, problemResponse } from "./problem.ts";
 
 const CODE_BY_STATUS = new Map<number, ErrorCode>(
@@ -27,6 +33,8 @@ export function onError(error: Error, c: Context<AppEnv>): Response {
       log?.error(error.message, { code: error.code, ...describeError(error) });
     const headers: Record<string, string> = { "x-request-id": requestId };
     if (error instanceof RateLimitedError) headers["retry-after"] = String(error.retryAfterSeconds);
+    if (error instanceof RangeNotSatisfiableError)
+      headers["content-range"] = `bytes */${error.size}`;
     return problemResponse(body, headers);
   }
   if (error instanceof HTTPException && error.status < 500) {

@@ -15,6 +15,7 @@ export interface StreamedPart {
 
 const CRLF = new Uint8Array([13, 10]);
 const MAX_HEADER_BYTES = 8 * 1024;
+const HEADER_END = new Uint8Array([13, 10, 13, 10]);
 const encoder = new TextEncoder();
 
 export function boundaryOf(contentType: string | undefined): string {
@@ -88,12 +89,20 @@ export async function* parseMultipartStream(
     while (buf.length < n)
       if (!(await more())) throw new MalformedRequestError("The multipart body ends early.");
   };
+  /** Reads until `needle` is in the buffer and returns its index; `tooLong` bounds the wait. */
+  const find = async (needle: Uint8Array, tooLong: () => void) => {
+    for (;;) {
+      const index = indexOf(buf, needle);
+      if (index !== -1) return index;
+      if (buf.length > MAX_HEADER_BYTES) tooLong();
+      if (!(await more())) throw new MalformedRequestError("The multipart body ends early.");
+    }
+  };
 
-  let at: number;
-  while ((at = indexOf(buf, delimiter)) === -1) {
-    if (buf.length > MAX_HEADER_BYTES) buf = buf.slice(-delimiter.length);
-    if (!(await more())) throw new MalformedRequestError("No multipart boundary found.");
-  }
+  // The preamble (rarely sent) is skipped without keeping more than a header's worth of it.
+  const at = await find(delimiter, () => {
+    buf = buf.slice(-delimiter.length);
+  });
   buf = buf.slice(at + delimiter.length);
   let parts = 0;
   try {
@@ -101,16 +110,13 @@ export async function* parseMultipartStream(
       await need(2);
       if (buf[0] === 45 && buf[1] === 45) return; // "--": the closing delimiter
       // Transport padding after the delimiter is allowed; then CRLF.
-      let crlf: number;
-      while ((crlf = indexOf(buf, CRLF)) === -1)
-        if (!(await more())) throw new MalformedRequestError("The multipart body ends early.");
+      const crlf = await find(CRLF, () => {
+        throw new MalformedRequestError("Garbage after a multipart boundary.");
+      });
       buf = buf.slice(crlf + 2);
-      let end: number;
-      while ((end = indexOf(buf, encoder.encode("\r\n\r\n"))) === -1) {
-        if (buf.length > MAX_HEADER_BYTES)
-          throw new MalformedRequestError("A multipart part's headers are too long.");
-        if (!(await more())) throw new MalformedRequestError("The multipart body ends early.");
-      }
+      const end = await find(HEADER_END, () => {
+        throw new MalformedRequestError("A multipart part's headers are too long.");
+      });
       if (++parts > (options.maxParts ?? 16))
         throw new MalformedRequestError("Too many multipart parts.");
       const headers = parseHeaders(new TextDecoder().decode(buf.subarray(0, end)));

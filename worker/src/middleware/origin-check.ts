@@ -38,14 +38,31 @@ export const originCheck = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-/** CORS for the allowed origins, with credentials (the cookies). */
-export const corsForAllowedOrigins = createMiddleware<AppEnv>((c, next) =>
-  cors({
+const STREAM_PATH = "/api/v1/tracks/stream/";
+
+/**
+ * CORS for the allowed origins, with credentials (the cookies); streaming, which needs no
+ * credentials, to any origin (or STREAM_ALLOWED_ORIGINS), exposing what players read.
+ */
+export const corsForAllowedOrigins = createMiddleware<AppEnv>((c, next) => {
+  if (c.req.path.startsWith(STREAM_PATH)) {
+    const streamOrigins = c.get("env").STREAM_ALLOWED_ORIGINS;
+    const list = streamOrigins.split(",").map((o) => o.trim());
+    return cors({
+      origin:
+        streamOrigins.trim() === "*" ? "*" : (origin) => (list.includes(origin) ? origin : null),
+      allowMethods: ["GET", "HEAD"],
+      allowHeaders: ["range", "if-none-match"],
+      exposeHeaders: ["content-length", "content-range", "accept-ranges", "etag", "x-request-id"],
+      maxAge: 86400,
+    })(c, next);
+  }
+  return cors({
     origin: (origin) => (allowedOrigins(c.get("env")).has(origin) ? origin : null),
     credentials: true,
     allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
     allowHeaders: ["content-type", "x-request-id"],
     exposeHeaders: ["x-request-id", "retry-after"],
     maxAge: 600,
-  })(c, next),
-);
+  })(c, next);
+});

@@ -33,6 +33,7 @@ const DESCRIPTIONS: Record<number, string> = {
   409: "Conflict with the current state (for example a taken username).",
   413: "The body is larger than the limit.",
   415: "The uploaded file's type is not accepted.",
+  416: "The Range is outside the object (Content-Range: bytes */<size>).",
   429: "Too many requests; see Retry-After.",
   503: "A dependency is unavailable; retry later.",
 };

@@ -5,6 +5,7 @@ import { s3Storage } from "./s3.ts";
 
 export { MULTIPART_PART_BYTES } from "./multipart.ts";
 export type {
+  ByteRange,
   ObjectInfo,
   ObjectStorage,
   PutBody,

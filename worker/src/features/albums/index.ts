@@ -1,4 +1,1 @@
-import { newRouter } from "../../openapi/router.ts";
-
-/** /api/v1/albums */
-export const albumRoutes = newRouter();
+export { albumRoutes } from "./routes.ts";

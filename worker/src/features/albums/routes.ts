@@ -1,0 +1,140 @@
+import { createRoute } from "@hono/zod-openapi";
+import { requireArtist } from "../../auth/guard.ts";
+import { ValidationError } from "../../errors/app-error.ts";
+import { isMultipart } from "../../media/form.ts";
+import { readImage } from "../../media/images.ts";
+import { multipartLimit } from "../../middleware/body-limit.ts";
+import { problemResponses } from "../../openapi/problem.ts";
+import { COOKIE_SECURITY, json, jsonBody, newRouter } from "../../openapi/router.ts";
+import { IdParams } from "../../validation/common.ts";
+import { catalogueContext } from "../tracks/context.ts";
+import { COVER_BODY_LIMIT } from "../tracks/cover.ts";
+import {
+  AlbumCreateBody,
+  AlbumDto,
+  AlbumListQuery,
+  AlbumSummaryDto,
+  AlbumUpdateForm,
+  AlbumUpdateJson,
+} from "./schema.ts";
+import { createAlbum, deleteAlbum, getAlbum, listAlbums, updateAlbum } from "./service.ts";
+
+const tags = ["Albums"];
+
+const TITLE = "`title`: trimmed, 1–200 characters.";
+const DATE =
+  '`releasedAt`: a real calendar date as YYYY-MM-DD (years 0001–9999; "2024-02-30" answers 400), or null for none; future dates are allowed (an announced release).';
+
+const create = createRoute({
+  method: "post",
+  path: "/",
+  tags,
+  security: COOKIE_SECURITY,
+  middleware: [requireArtist] as const,
+  summary: "Create an album",
+  description: `JSON \`{title, releasedAt?}\`. ${TITLE} ${DATE} The album starts without a cover and without tracks: set the cover with PUT /albums/{id} (multipart), and add tracks by setting their \`albumId\` with PUT /tracks/{id}. Answers the new album (with \`tracks: []\`).`,
+  request: jsonBody(AlbumCreateBody),
+  responses: {
+    201: json(AlbumDto, "The new album."),
+    ...problemResponses(400, 401, 403, 404, 413),
+  },
+});
+
+const list = createRoute({
+  method: "get",
+  path: "/",
+  tags,
+  summary: "List albums",
+  description:
+    "Public. Newest first by creation (ties by id), paginated with `page` and `limit`; the answer is a plain array of albums without their tracks, and a page shorter than `limit` is the last. The optional `artistId` filter must be a UUID (else 400); an unknown artist simply matches nothing (an empty page; GET /artists/{id}/albums answers 404 instead).",
+  request: { query: AlbumListQuery },
+  responses: {
+    200: json(AlbumSummaryDto.array().openapi("AlbumPage"), "A page of albums."),
+    ...problemResponses(400),
+  },
+});
+
+const byId = createRoute({
+  method: "get",
+  path: "/{id}",
+  tags,
+  summary: "An album with its tracks",
+  description:
+    "Public. `tracks` holds every READY track of the album (unpaginated), oldest first, i.e. in the order they were added; tracks still converting or failed are left out for everyone, the owner included.",
+  request: { params: IdParams },
+  responses: { 200: json(AlbumDto, "The album."), ...problemResponses(400, 404) },
+});
+
+const update = createRoute({
+  method: "put",
+  path: "/{id}",
+  tags,
+  security: COOKIE_SECURITY,
+  middleware: [requireArtist, multipartLimit(COVER_BODY_LIMIT)] as const,
+  summary: "Update an own album",
+  description: `Owner only. JSON \`{title?, releasedAt?}\`, or multipart/form-data with the same text fields (an empty \`releasedAt\` removes the date) plus an optional \`cover\` image (PNG, JPEG or WebP recognised by its bytes, else 415; at most 5 MB, else 413). At least one field (else 400). ${TITLE} ${DATE} A new cover gets a new \`/static/covers/…\` path and the replaced cover is deleted. The tracks' own covers are not touched. Another artist's album: 403.`,
+  request: {
+    params: IdParams,
+    body: {
+      required: false,
+      content: {
+        "application/json": { schema: AlbumUpdateJson },
+        "multipart/form-data": { schema: AlbumUpdateForm },
+      },
+    },
+  },
+  responses: {
+    200: json(AlbumDto, "The updated album."),
+    ...problemResponses(400, 401, 403, 404, 413, 415),
+  },
+});
+
+const remove = createRoute({
+  method: "delete",
+  path: "/{id}",
+  tags,
+  security: COOKIE_SECURITY,
+  middleware: [requireArtist] as const,
+  summary: "Delete an own album",
+  description:
+    "Owner only. Deletes the album and its cover; its tracks are kept as singles (`albumId: null`). Another artist's album: 403.",
+  request: { params: IdParams },
+  responses: { 204: { description: "Deleted." }, ...problemResponses(400, 401, 403, 404) },
+});
+
+/** /api/v1/albums */
+export const albumRoutes = newRouter()
+  .openapi(create, async (c) => {
+    const album = await createAlbum(catalogueContext(c), c.get("principal"), c.req.valid("json"));
+    return c.json(album, 201);
+  })
+  .openapi(list, async (c) => {
+    const { page, limit, artistId } = c.req.valid("query");
+    return c.json(await listAlbums(catalogueContext(c), { artistId }, { page, limit }), 200);
+  })
+  .openapi(byId, async (c) =>
+    c.json(await getAlbum(catalogueContext(c), c.req.valid("param").id), 200),
+  )
+  .openapi(update, async (c) => {
+    const form = isMultipart(c) ? c.req.valid("form") : undefined;
+    const { title, releasedAt } = form ?? c.req.valid("json");
+    // readImage checks the file field (a file, ≤ 5 MB, an image by its bytes).
+    const file = (form as { cover?: unknown } | undefined)?.cover;
+    const cover = file !== undefined ? await readImage(file, "cover") : undefined;
+    if (title === undefined && releasedAt === undefined && cover === undefined) {
+      throw new ValidationError([
+        {
+          path: "body",
+          message: "send at least one of title, releasedAt, cover",
+          code: "empty_update",
+        },
+      ]);
+    }
+    const { id } = c.req.valid("param");
+    const input = { title, releasedAt, cover };
+    return c.json(await updateAlbum(catalogueContext(c), c.get("principal"), id, input), 200);
+  })
+  .openapi(remove, async (c) => {
+    await deleteAlbum(catalogueContext(c), c.get("principal"), c.req.valid("param").id);
+    return c.body(null, 204);
+  });

@@ -1,0 +1,124 @@
+import { describe, expect, it } from "vitest";
+import { insertArtist, insertTrack } from "../support/factories.ts";
+import { found, marker, oursIn } from "./support.ts";
+
+/*
+ * Real words, so each case shows what a listener would type. Other suites may hold rows with the
+ * same words, so each test checks only its own rows (each title also carries a unique marker):
+ * that they are found, and in which relative order.
+ */
+
+async function tracksTitled(...titles: string[]) {
+  const artist = await insertArtist();
+  const rows = [];
+  for (const title of titles) rows.push(await insertTrack(artist.id, { title }));
+  return rows;
+}
+
+const rankOf = (items: Awaited<ReturnType<typeof found>>, id: string | undefined) =>
+  items.find((item) => item.id === id)?.rank ?? Number.NaN;
+
+describe("GET /search: what matches", () => {
+  it("ignores diacritics on both sides: beyonce finds Beyoncé, dvorak finds Dvořák", async () => {
+    const m = marker();
+    const [beyonce, dvorak, plain] = await tracksTitled(
+      `Beyoncé ${m}`,
+      `Dvořák ${m}`,
+      `Beyonce ${m}`,
+    );
+    const ours = [beyonce, dvorak, plain].flatMap((row) => (row ? [row] : []));
+    expect(oursIn(await found("tracks", "beyonce"), ours).sort()).toEqual(
+      [beyonce?.id, plain?.id].sort(),
+    );
+    expect(oursIn(await found("tracks", "BEYONCÉ"), ours).sort()).toEqual(
+      [beyonce?.id, plain?.id].sort(),
+    );
+    expect(oursIn(await found("tracks", "dvorak"), ours)).toEqual([dvorak?.id]);
+    // A partial word is no full-text match: the prefix tier shows the substring path unaccents.
+    expect(rankOf(await found("tracks", "dvora"), dvorak?.id)).toBeGreaterThanOrEqual(1);
+  });
+
+  it("finds partial words: ove finds Love", async () => {
+    const [love] = await tracksTitled(`Love ${marker()}`);
+    expect(oursIn(await found("tracks", "ove"), [love ?? { id: "" }])).toEqual([love?.id]);
+  });
+
+  it("stems English words: loving finds Love, as a full-text match", async () => {
+    const [love] = await tracksTitled(`Love ${marker()}`);
+    const items = await found("tracks", "loving");
+    expect(oursIn(items, [love ?? { id: "" }])).toEqual([love?.id]);
+    expect(rankOf(items, love?.id)).toBeGreaterThanOrEqual(2);
+  });
+
+  it("finds substrings in scripts without spaces: 東京 finds 東京フラッシュ", async () => {
+    const m = marker();
+    const [start, middle, other] = await tracksTitled(
+      `東京フラッシュ ${m}`,
+      `夜の東京 ${m}`,
+      `大阪 ${m}`,
+    );
+    const ours = [start, middle, other].flatMap((row) => (row ? [row] : []));
+    // The title that starts with the query ranks first (prefix).
+    expect(oursIn(await found("tracks", "東京"), ours)).toEqual([start?.id, middle?.id]);
+  });
+
+  it("forgives a typo in a word of 4+ letters, below exact and full-text matches", async () => {
+    const m = marker();
+    const [exact, fullText, typo, typoInLongTitle, unrelated] = await tracksTitled(
+      "Metalica",
+      `Metalica ${m}`,
+      `Metallica ${m}`,
+      `Live in Moscow with the symphony orchestra, Metallica ${m}`,
+      `Megadeth ${m}`,
+    );
+    const ours = [exact, fullText, typo, typoInLongTitle, unrelated].flatMap((r) => (r ? [r] : []));
+    const items = await found("tracks", "metalica");
+    const order = oursIn(items, ours);
+    expect(order.slice(0, 2)).toEqual([exact?.id, fullText?.id]);
+    expect(order.slice(2).sort()).toEqual([typo?.id, typoInLongTitle?.id].sort());
+    expect(rankOf(items, typo?.id)).toBeLessThan(1);
+  });
+
+  it("forgives no typos when no word of the query has 4 letters", async () => {
+    // "x y z w" is trigram-close to "X Y Z …" (word_similarity 0.75) but is no substring of it.
+    const [close] = await tracksTitled(`X Y Z ${marker()}`);
+    expect(oursIn(await found("tracks", "x y z w"), [close ?? { id: "" }])).toEqual([]);
+  });
+});
+
+describe("GET /search: ranking", () => {
+  it("ranks exact, then full text (shorter first), then prefix (closer first), then the rest", async () => {
+    const m = marker();
+    const typoOfM = `${m.slice(0, 7)}${m[6]}${m.slice(7)}`;
+    const rows = await tracksTitled(
+      `in the middle xy${m}`,
+      `${m}abcdefgh`,
+      `${m} with a much longer title around it`,
+      typoOfM,
+      `${m}ab`,
+      `${m} song`,
+      m.toUpperCase(),
+    );
+    const [inside, longPrefix, longFullText, typo, shortPrefix, shortFullText, exact] = rows;
+    const items = await found("tracks", m);
+    expect(items.map((item) => item.id)).toEqual([
+      exact?.id,
+      shortFullText?.id,
+      longFullText?.id,
+      shortPrefix?.id,
+      longPrefix?.id,
+      ...items.slice(5).map((item) => item.id),
+    ]);
+    expect(
+      items
+        .slice(5)
+        .map((item) => item.id)
+        .sort(),
+    ).toEqual([inside?.id, typo?.id].sort());
+    const ranks = items.map((item) => item.rank);
+    expect(ranks[0]).toBe(3);
+    for (const rank of ranks.slice(1, 3)) expect(rank >= 2 && rank < 3).toBe(true);
+    for (const rank of ranks.slice(3, 5)) expect(rank >= 1 && rank < 2).toBe(true);
+    for (const rank of ranks.slice(5)) expect(rank >= 0 && rank < 1).toBe(true);
+  });
+});
