@@ -1,14 +1,16 @@
 // The cost of passwords in the Worker (argon2id, m=19456 KiB, t=2, p=1; target ≤ 50 ms a hash).
-// 1. hashPassword / verifyPassword inside workerd: a bench Worker under `wrangler dev`
+// Workers run through wrangler's unstable_startWorker (what `wrangler dev` runs), unwatched.
+// 1. hashPassword / verifyPassword inside workerd: a bench Worker
 //    (worker/scripts/argon2-bench-worker.ts), one operation per request, sequential. Three views
 //    of each: workerd's CPU time read from /proc around each request (what Cloudflare bills), the
 //    client's wall time (both net of an empty request's mean), and performance.now() inside the
 //    request. On Cloudflare that clock stands still until the next I/O; the local workerd's
 //    moves, so it is shown as a check.
 // 2. POST /api/v1/users/auth/login on the local stack (real Postgres, Redis, S3 server) against
-//    the real Worker under `wrangler dev`, at concurrency 1 and 4, with the right password and
-//    with unknown emails (these spend a decoy verification and record failures per address and
-//    per email, so each request has its own address and email to stay clear of the limits).
+//    the real Worker (wrangler.toml, STORAGE_DRIVER=s3) at concurrency 1 and 4, with the right
+//    password and with unknown emails (these spend a decoy verification and record failures per
+//    address and per email, so each request has its own address and email to stay clear of the
+//    limits).
 // BENCH_N (hashes per figure, default 100) and BENCH_SECONDS (per load run, default 10).
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -17,10 +19,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { migrate } from "@edge-music/db/migrate";
 import { freePort, startInfra } from "@edge-music/stack";
+import { startDevWorker } from "./support/dev-worker.ts";
 import { drive, type LoadResult } from "./support/load.ts";
-import { cpuNs, groupMembers } from "./support/proc-cpu.ts";
+import { childProcesses, cpuNs } from "./support/proc-cpu.ts";
 import { report } from "./support/stats.ts";
-import { startWranglerDev } from "./support/wrangler-dev.ts";
 
 const N = Number(process.env.BENCH_N ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -54,13 +56,12 @@ async function argon2InWorkerd(tmp: string): Promise<void> {
     `compatibility_flags = ["nodejs_compat"]`,
   ];
   await writeFile(config, `${toml.join("\n")}\n`);
-  const dev = await startWranglerDev({
+  const dev = await startDevWorker({
     config,
     persistTo: join(tmp, "argon2", "state"),
-    readyPath: "/empty",
   });
   stops.push(dev.stop);
-  const workerd = await groupMembers(dev.pgid, "workerd");
+  const workerd = await childProcesses(dev.pid, "workerd");
 
   const measure = async (path: string, n: number) => {
     const cpu: number[] = [];
@@ -125,12 +126,11 @@ async function loginsOnTheLocalStack(tmp: string): Promise<void> {
   const envFile = join(tmp, "worker.env");
   const lines = Object.entries(vars).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
   await writeFile(envFile, `${lines.join("\n")}\n`, { mode: 0o600 });
-  const dev = await startWranglerDev({
+  const dev = await startDevWorker({
     config: rootConfig,
     port,
     envFile,
     persistTo: join(tmp, "worker-state"),
-    readyPath: "/api/v1/health/live",
   });
   stops.push(dev.stop);
 
@@ -146,7 +146,7 @@ async function loginsOnTheLocalStack(tmp: string): Promise<void> {
   if (registered.status !== 201) throw new Error(`register: ${registered.status}`);
   for (let i = 0; i < 5; i++) await (await post("/login", account, "10.0.0.1")).arrayBuffer();
 
-  console.log(`\nPOST /auth/login on the local stack, wrangler dev, ${SECONDS} s per run`);
+  console.log(`\nPOST /auth/login on the local stack, ${SECONDS} s per run`);
   for (const concurrency of [1, 4]) {
     const result = await drive(concurrency, SECONDS * 1000, () =>
       post("/login", account, "10.0.0.1"),

@@ -1,17 +1,18 @@
 // CPU time of running processes, from Linux's /proc: what workerd spends on the CPU, the measure
-// Cloudflare bills, which the Worker itself cannot read (its clocks stand still while it computes).
+// Cloudflare bills, which a Worker cannot take itself (on Cloudflare its clocks stand still while
+// it computes).
 import { readdir, readFile } from "node:fs/promises";
 
-/** Ids of the processes in process group `pgid` whose command name is `comm`. */
-export async function groupMembers(pgid: number, comm: string): Promise<number[]> {
+/** Ids of the running children of process `parent` whose command name is `comm`. */
+export async function childProcesses(parent: number, comm: string): Promise<number[]> {
   const pids: number[] = [];
   for (const entry of await readdir("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
-    // "pid (comm) state ppid pgrp …": comm may hold spaces, so split after its last ")".
+    // "pid (comm) state ppid …": comm may hold spaces, so split after its last ")".
     const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (name === comm && Number(fields[2]) === pgid) pids.push(Number(entry));
+    const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (name === comm && state !== "Z" && Number(ppid) === parent) pids.push(Number(entry));
   }
   return pids;
 }

@@ -38,6 +38,17 @@ export async function authenticate(c: Context<AppEnv>): Promise<Principal> {
 }
 
 /**
+ * The caller on a route open to everyone that shows more to its owner: no access cookie →
+ * signed out (null). A cookie that is present but invalid, expired or of an ended session → 401,
+ * as on protected routes, so that a client refreshes instead of taking its own private or
+ * unfinished resource for a missing one.
+ */
+export async function optionalPrincipal(c: Context<AppEnv>): Promise<Principal | null> {
+  if (!readCookie(c, ACCESS_COOKIE)) return null;
+  return await authenticate(c);
+}
+
+/**
  * A route for one account kind: no or bad credentials → 401; a valid session of the other
  * kind → 403 (signed in, but as the wrong kind of account).
  */

@@ -143,12 +143,13 @@ describe("GET /api/v1/tracks/:id", () => {
     });
   });
 
-  it("treats invalid credentials as anonymous rather than answering 401", async () => {
+  it("answers 401 to a present but invalid access cookie (refresh, then retry), not anonymous", async () => {
     const track = await insertTrack((await insertArtist()).id);
     const response = await new Client().get(`/api/v1/tracks/${track.id}`, {
       cookie: "access_token=not-a-token",
     });
-    expect(response.status).toBe(200);
+    await expectProblem(response, 401, "UNAUTHORIZED");
+    expect((await new Client().get(`/api/v1/tracks/${track.id}`)).status).toBe(200);
   });
 
   it("404 for an unknown track, 400 for an id that is not a UUID", async () => {

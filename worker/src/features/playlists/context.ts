@@ -1,8 +1,7 @@
 import type { Database } from "@edge-music/db";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env.ts";
-import { ACCESS_COOKIE, readCookie } from "../../auth/cookies.ts";
-import { authenticate, type Principal } from "../../auth/guard.ts";
+import type { Principal } from "../../auth/guard.ts";
 import type { Logger } from "../../logger.ts";
 import type { ObjectStorage } from "../../storage/index.ts";
 
@@ -27,16 +26,6 @@ export function playlistContext(
     log: c.get("log"),
     principal,
   };
-}
-
-/**
- * The caller on routes open to everyone: no access cookie → signed out. A cookie that is present
- * but invalid, expired or of an ended session → 401 (as on protected routes), so that a client
- * refreshes instead of taking its own private playlist for a missing one.
- */
-export async function optionalPrincipal(c: Context<AppEnv>): Promise<Principal | null> {
-  if (!readCookie(c, ACCESS_COOKIE)) return null;
-  return await authenticate(c);
 }
 
 /** The user id a visibility rule may match: artists own no playlists. */

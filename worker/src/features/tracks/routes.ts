@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { requireArtist } from "../../auth/guard.ts";
+import { optionalPrincipal, requireArtist } from "../../auth/guard.ts";
 import { ValidationError } from "../../errors/app-error.ts";
 import { isMultipart } from "../../media/form.ts";
 import { readImage } from "../../media/images.ts";
@@ -7,7 +7,7 @@ import { multipartLimit } from "../../middleware/body-limit.ts";
 import { problemResponses } from "../../openapi/problem.ts";
 import { COOKIE_SECURITY, json, newRouter } from "../../openapi/router.ts";
 import { IdParams } from "../../validation/common.ts";
-import { catalogueContext, optionalPrincipal } from "./context.ts";
+import { catalogueContext } from "./context.ts";
 import { COVER_BODY_LIMIT } from "./cover.ts";
 import {
   OwnTrackDto,
@@ -40,7 +40,7 @@ const byId = createRoute({
   tags,
   summary: "A track by id",
   description:
-    "Public. A READY track is shown to everyone as `Track`. A track that is PROCESSING or FAILED is shown only to its owning artist and answers 404 to anyone else. When the caller is signed in as the owning artist, the answer is `OwnTrack` (the public fields plus `processingStatus`, `processingError`, `processingAttempts`, `processingStartedAt`, `processingFinishedAt`) whatever the state. Missing, expired or invalid credentials are not an error here: the caller is treated as anonymous. The answer varies by the cookie (`Vary: Cookie`).",
+    "Public. A READY track is shown to everyone as `Track`. A track that is PROCESSING or FAILED is shown only to its owning artist and answers 404 to anyone else. When the caller is signed in as the owning artist, the answer is `OwnTrack` (the public fields plus `processingStatus`, `processingError`, `processingAttempts`, `processingStartedAt`, `processingFinishedAt`) whatever the state. Without an access cookie the caller is anonymous; a cookie that is present but invalid or expired answers 401 (refresh, then retry). The answer varies by the cookie (`Vary: Cookie`).",
   request: { params: IdParams },
   responses: {
     200: json(z.union([OwnTrackDto, TrackDto]), "The track."),

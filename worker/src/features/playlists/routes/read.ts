@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { requireUser } from "../../../auth/guard.ts";
+import { optionalPrincipal, requireUser } from "../../../auth/guard.ts";
 import { problemResponses } from "../../../openapi/problem.ts";
 import { COOKIE_SECURITY, json, newRouter } from "../../../openapi/router.ts";
 import { IdParams, PageQuery } from "../../../validation/common.ts";
-import { optionalPrincipal, playlistContext } from "../context.ts";
+import { playlistContext } from "../context.ts";
 import { getPlaylist, listOwnPlaylists, listPublicPlaylists } from "../listing.ts";
 import { BRIEF_TRACKS, OwnPlaylistDto, PlaylistDto, PlaylistSummaryDto } from "../schema.ts";
 

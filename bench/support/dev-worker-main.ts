@@ -1,0 +1,48 @@
+// The child process of startDevWorker (dev-worker.ts): starts one Worker with wrangler's
+// `unstable_startWorker`, what `wrangler dev` runs, and prints `ready <origin>`. Local only, no
+// inspector, no file watching: an edit elsewhere in the repository must not rebuild and reload
+// the Worker in the middle of a measurement. A process of its own because wrangler ends the
+// process it runs in on SIGINT/SIGTERM (after stopping workerd), which would cut short the
+// benchmark's own clean-up. workerd runs as children of this process.
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { DevWorkerOptions } from "./dev-worker.ts";
+
+/** The part of wrangler's API used here (its bundled type declarations do not resolve). */
+interface StartedWorker {
+  ready: Promise<void>;
+  url: Promise<URL>;
+  dispose(): Promise<void>;
+}
+type StartWorker = (input: object) => Promise<StartedWorker>;
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+// wrangler is a dependency of the worker package, not of the root: resolve it from there.
+const manifest = createRequire(join(root, "worker", "package.json")).resolve(
+  "wrangler/package.json",
+);
+const wrangler = await import(
+  pathToFileURL(join(dirname(manifest), "wrangler-dist", "cli.js")).href
+);
+const startWorker = wrangler.unstable_startWorker as StartWorker;
+
+const options = JSON.parse(process.argv[2] ?? "{}") as DevWorkerOptions;
+const worker = await startWorker({
+  config: options.config,
+  ...(options.envFile ? { envFiles: [options.envFile] } : {}),
+  dev: {
+    server: { hostname: "127.0.0.1", port: options.port ?? 0 },
+    inspector: false,
+    watch: false,
+    persist: options.persistTo,
+    logLevel: "warn",
+  },
+});
+try {
+  await worker.ready;
+} catch (error) {
+  await worker.dispose();
+  throw error;
+}
+console.log(`ready ${(await worker.url).origin}`);
