@@ -18,3 +18,17 @@ export const jsonBody = <T>(schema: T) => ({
 
 /** `security` of routes that need a signed-in principal (the access_token cookie). */
 export const COOKIE_SECURITY = [{ accessCookie: [] }];
+
+/**
+ * A body sent as JSON, or as multipart/form-data when it carries files (images). Not required,
+ * so each validator runs only for its own content type; the handler checks for an empty update.
+ */
+export const jsonOrMultipartBody = <J, F>(jsonSchema: J, formSchema: F) => ({
+  body: {
+    required: false,
+    content: {
+      "application/json": { schema: jsonSchema },
+      "multipart/form-data": { schema: formSchema },
+    },
+  },
+});

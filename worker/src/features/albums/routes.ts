@@ -5,7 +5,13 @@ import { isMultipart } from "../../media/form.ts";
 import { readImage } from "../../media/images.ts";
 import { multipartLimit } from "../../middleware/body-limit.ts";
 import { problemResponses } from "../../openapi/problem.ts";
-import { COOKIE_SECURITY, json, jsonBody, newRouter } from "../../openapi/router.ts";
+import {
+  COOKIE_SECURITY,
+  json,
+  jsonBody,
+  jsonOrMultipartBody,
+  newRouter,
+} from "../../openapi/router.ts";
 import { IdParams } from "../../validation/common.ts";
 import { catalogueContext } from "../tracks/context.ts";
 import { COVER_BODY_LIMIT } from "../tracks/cover.ts";
@@ -75,13 +81,7 @@ const update = createRoute({
   description: `Owner only. JSON \`{title?, releasedAt?}\`, or multipart/form-data with the same text fields (an empty \`releasedAt\` removes the date) plus an optional \`cover\` image (PNG, JPEG or WebP recognised by its bytes, else 415; at most 5 MB, else 413). At least one field (else 400). ${TITLE} ${DATE} A new cover gets a new \`/static/covers/…\` path and the replaced cover is deleted. The tracks' own covers are not touched. Another artist's album: 403.`,
   request: {
     params: IdParams,
-    body: {
-      required: false,
-      content: {
-        "application/json": { schema: AlbumUpdateJson },
-        "multipart/form-data": { schema: AlbumUpdateForm },
-      },
-    },
+    ...jsonOrMultipartBody(AlbumUpdateJson, AlbumUpdateForm),
   },
   responses: {
     200: json(AlbumDto, "The updated album."),

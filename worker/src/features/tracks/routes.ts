@@ -5,7 +5,7 @@ import { isMultipart } from "../../media/form.ts";
 import { readImage } from "../../media/images.ts";
 import { multipartLimit } from "../../middleware/body-limit.ts";
 import { problemResponses } from "../../openapi/problem.ts";
-import { COOKIE_SECURITY, json, newRouter } from "../../openapi/router.ts";
+import { COOKIE_SECURITY, json, jsonOrMultipartBody, newRouter } from "../../openapi/router.ts";
 import { IdParams } from "../../validation/common.ts";
 import { catalogueContext } from "./context.ts";
 import { COVER_BODY_LIMIT } from "./cover.ts";
@@ -59,13 +59,7 @@ const update = createRoute({
     "Owner only, in any processing state. JSON `{title?, albumId?}`, or multipart/form-data with the same text fields plus an optional `cover` image (PNG, JPEG or WebP recognised by its bytes, else 415; at most 5 MB, else 413). At least one field (else 400). `title`: trimmed, 1–200 characters. `albumId`: one of the caller's own albums, or null (in multipart: an empty value) to make the track a single; an album that does not exist or belongs to another artist answers 404 alike. A new cover gets a new `/static/covers/…` path and the replaced cover is deleted. Another artist's track: 403. Answers the updated `OwnTrack`.",
   request: {
     params: IdParams,
-    body: {
-      required: false,
-      content: {
-        "application/json": { schema: TrackUpdateJson },
-        "multipart/form-data": { schema: TrackUpdateForm },
-      },
-    },
+    ...jsonOrMultipartBody(TrackUpdateJson, TrackUpdateForm),
   },
   responses: {
     200: json(OwnTrackDto, "The updated track."),

@@ -8,7 +8,7 @@ import { isMultipart } from "../../../media/form.ts";
 import { IMAGE_MAX_BYTES, readImage } from "../../../media/images.ts";
 import { multipartLimit } from "../../../middleware/body-limit.ts";
 import { problemResponses } from "../../../openapi/problem.ts";
-import { COOKIE_SECURITY, json, newRouter } from "../../../openapi/router.ts";
+import { COOKIE_SECURITY, json, jsonOrMultipartBody, newRouter } from "../../../openapi/router.ts";
 import { PageQuery } from "../../../validation/common.ts";
 import {
   ArtistDto,
@@ -68,13 +68,7 @@ const update = createRoute({
     "JSON `{username?, bio?}`, or multipart/form-data with the same fields plus `avatar` and/or `backgroundImage` files (PNG, JPEG or WebP recognised by content, ≤ 5 MB each). At least one field. Username rules as at registration; a taken username answers 409. Images get new `/static/avatars/…` and `/static/backgrounds/…` paths; the replaced ones are deleted.",
   request: {
     params: ArtistIdParams,
-    body: {
-      required: false,
-      content: {
-        "application/json": { schema: ArtistUpdateJson },
-        "multipart/form-data": { schema: ArtistUpdateForm },
-      },
-    },
+    ...jsonOrMultipartBody(ArtistUpdateJson, ArtistUpdateForm),
   },
   responses: {
     200: json(ArtistDto, "The updated profile."),

@@ -4,7 +4,13 @@ import { ValidationError } from "../../../errors/app-error.ts";
 import { isMultipart } from "../../../media/form.ts";
 import { multipartLimit } from "../../../middleware/body-limit.ts";
 import { problemResponses } from "../../../openapi/problem.ts";
-import { COOKIE_SECURITY, json, jsonBody, newRouter } from "../../../openapi/router.ts";
+import {
+  COOKIE_SECURITY,
+  json,
+  jsonBody,
+  jsonOrMultipartBody,
+  newRouter,
+} from "../../../openapi/router.ts";
 import { IdParams } from "../../../validation/common.ts";
 import { playlistContext } from "../context.ts";
 import {
@@ -47,13 +53,7 @@ const update = createRoute({
   middleware: [requireUser, multipartLimit(UPDATE_BODY_LIMIT_BYTES)] as const,
   request: {
     params: IdParams,
-    body: {
-      required: false,
-      content: {
-        "application/json": { schema: UpdatePlaylistJson },
-        "multipart/form-data": { schema: UpdatePlaylistForm },
-      },
-    },
+    ...jsonOrMultipartBody(UpdatePlaylistJson, UpdatePlaylistForm),
   },
   responses: {
     200: json(PlaylistDto, "Updated."),
