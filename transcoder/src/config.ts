@@ -12,6 +12,16 @@ const ConfigSchema = z.object({
   S3_BUCKET: z.string().min(1).default("media"),
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Longer sources are refused (a tiny FLAC can declare hours of silence). */
+  MAX_DURATION_SECONDS: z.coerce.number().positive().default(1800),
+  /** One ffmpeg run is killed after this long; the attempt then counts as failed and is retried. */
+  FFMPEG_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(20 * 60_000),
+  /** How often tracks stuck in PROCESSING without a queued job are looked for. */
+  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

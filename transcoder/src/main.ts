@@ -1,10 +1,35 @@
+import { createDb } from "@edge-music/db/node";
+import { Queue } from "bullmq";
+import IORedis from "ioredis";
 import { loadConfig } from "./config.ts";
 import { log } from "./log.ts";
-import { processJob } from "./processor.ts";
+import { createProcessor } from "./processor.ts";
+import { startReconciler } from "./reconcile.ts";
 import { startTranscoder } from "./service.ts";
+import { createStorage } from "./storage.ts";
 
 const config = loadConfig();
-const transcoder = startTranscoder(config, processJob);
+const database = createDb(config.DATABASE_URL, { wsProxy: config.NEON_WS_PROXY });
+const storage = createStorage({
+  endpoint: config.S3_ENDPOINT,
+  region: config.S3_REGION,
+  bucket: config.S3_BUCKET,
+  accessKeyId: config.S3_ACCESS_KEY_ID,
+  secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+});
+const processor = createProcessor({ db: database.db, storage, config });
+const transcoder = startTranscoder(config, processor);
+// The reconciler only adds jobs: a plain connection (fail fast, unlike the worker's).
+const queueConnection = new IORedis(config.REDIS_URL);
+queueConnection.on("error", (error) =>
+  log.warn("queue connection error", { error: error.message }),
+);
+const queue = new Queue(config.QUEUE_NAME, { connection: queueConnection });
+const reconciler = startReconciler({
+  db: database.db,
+  queue,
+  intervalMs: config.RECONCILE_INTERVAL_MS,
+});
 log.info("transcoder started", { queue: config.QUEUE_NAME, concurrency: config.CONCURRENCY });
 
 let stopping = false;
@@ -13,6 +38,11 @@ const shutdown = async (signal: string) => {
   stopping = true;
   log.info("shutting down", { signal });
   await transcoder.close();
+  await reconciler.stop();
+  await queue.close().catch(() => {});
+  queueConnection.disconnect();
+  await database.close().catch(() => {});
+  storage.client.destroy();
   log.info("stopped");
   process.exit(0);
 };

@@ -29,24 +29,42 @@ export function startTranscoder(config: Config, processor: Processor): Transcode
   return {
     worker,
     async close() {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<"timeout">((resolve) => {
-        timer = setTimeout(() => resolve("timeout"), config.SHUTDOWN_TIMEOUT_MS);
-      });
-      const outcome = await Promise.race([worker.close().then(() => "closed" as const), timeout]);
-      clearTimeout(timer);
-      if (outcome === "timeout") {
-        // close() is idempotent (a forced second call returns the first, pending promise), so the
-        // connections are cut instead: the running job's lock expires and the stalled-job check
-        // hands it to another worker.
-        log.warn("shutdown timeout reached; releasing running jobs", {
-          timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-        });
-        await worker.disconnect();
-        connection.disconnect();
+      const closing = worker.close().then(() => "closed" as const);
+      if ((await within(closing, config.SHUTDOWN_TIMEOUT_MS)) === "closed") {
+        await connection.quit().catch(() => connection.disconnect());
         return;
       }
-      await connection.quit().catch(() => connection.disconnect());
+      // The running jobs get their abort signal: ffmpeg is killed and each attempt fails like
+      // any other, so BullMQ records it and retries later (on this or another instance).
+      log.warn("shutdown timeout reached; interrupting running jobs", {
+        timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+      });
+      worker.cancelAllJobs("the transcoder is shutting down");
+      if ((await within(closing, ABORT_GRACE_MS)) === "closed") {
+        await connection.quit().catch(() => connection.disconnect());
+        return;
+      }
+      // close() is idempotent (a forced second call returns the first, pending promise), so the
+      // connections are cut instead: the running job's lock expires and the stalled-job check
+      // hands it to another worker.
+      log.warn("running jobs ignored the interruption; releasing them");
+      await worker.disconnect();
+      connection.disconnect();
     },
   };
+}
+
+/** How long interrupted jobs get to record their failure before the connections are cut. */
+const ABORT_GRACE_MS = 2_000;
+
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | "timeout"> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

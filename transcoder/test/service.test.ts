@@ -95,6 +95,36 @@ describe("transcoder service", () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
+  it("after the shutdown timeout, interrupts running jobs through their abort signal", async () => {
+    const { config, queue, events } = setup({ SHUTDOWN_TIMEOUT_MS: "1000" });
+    const running = deferred();
+    let abortedAfter: number | undefined;
+    let started = 0;
+    // Three parameters: BullMQ hands such processors an abort signal.
+    const transcoder = startTranscoder(config, async (_job, _token, signal) => {
+      running.resolve();
+      await new Promise((_, reject) =>
+        signal?.addEventListener("abort", () => {
+          abortedAfter = Date.now() - started;
+          reject(new Error(`interrupted (${signal.reason})`));
+        }),
+      );
+    });
+    await events.waitUntilReady();
+    const job = await queue.add("convert", { n: 1 }, { attempts: 3, backoff: 60_000 });
+    await running.promise;
+    started = Date.now();
+    await transcoder.close();
+    const took = Date.now() - started;
+    expect(abortedAfter).toBeGreaterThanOrEqual(1000);
+    expect(took).toBeLessThan(3000);
+    // The attempt failed like any other and waits for its retry; nothing is lost.
+    expect(await queue.getJobState(job.id ?? "")).toBe("delayed");
+    const after = await queue.getJob(job.id ?? "");
+    expect(after?.attemptsMade).toBe(1);
+    expect(after?.failedReason).toBe("interrupted (the transcoder is shutting down)");
+  });
+
   it("refuses a bad configuration with every problem listed", () => {
     expect(() => loadConfig({ REDIS_URL: "nope", CONCURRENCY: "0" })).toThrow(
       /REDIS_URL[\s\S]*DATABASE_URL[\s\S]*CONCURRENCY/,

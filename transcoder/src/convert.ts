@@ -1,0 +1,123 @@
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { UnrecoverableError } from "bullmq";
+import { checkOutputs } from "./checks.ts";
+import { durationArgs, hlsArgs, opusArgs } from "./ffmpeg/args.ts";
+import { type Loudness, parseLoudness } from "./ffmpeg/loudness.ts";
+import { fractionDone } from "./ffmpeg/progress.ts";
+import { runFfmpeg, runTool } from "./ffmpeg/run.ts";
+import { masterPlaylist } from "./hls/master.ts";
+import { type MediaPlaylist, parseMediaPlaylist, rewriteInitUri } from "./hls/media.ts";
+import { log } from "./log.ts";
+
+export interface ConvertInput {
+  source: string;
+  /** An empty work folder. */
+  outDir: string;
+  rungs: readonly number[];
+  duration: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** 0–1 over both runs. */
+  onProgress?: (fraction: number) => void;
+}
+
+/** The AAC ladder takes ~3× the Opus run's time; the weights keep the bar moving evenly. */
+const HLS_WEIGHT = 0.75;
+
+/**
+ * The two ffmpeg runs in parallel: the AAC HLS ladder, and the Opus files with the loudness scan.
+ * ffmpeg 5.1 encodes one output after another on one core, so on two cores the Opus run hides
+ * behind the HLS run. Either failing stops the other.
+ */
+export async function convert(input: ConvertInput): Promise<Loudness> {
+  const { source, outDir, rungs, duration } = input;
+  await Promise.all(rungs.map((rung) => mkdir(`${outDir}/hls/${rung}`, { recursive: true })));
+  await mkdir(`${outDir}/audio`, { recursive: true });
+
+  const stop = new AbortController();
+  const signal = input.signal ? AbortSignal.any([input.signal, stop.signal]) : stop.signal;
+  const done = { hls: 0, opus: 0 };
+  const report = () => input.onProgress?.(HLS_WEIGHT * done.hls + (1 - HLS_WEIGHT) * done.opus);
+  const run = (args: string[], part: keyof typeof done, cwd?: string) =>
+    runFfmpeg(args, {
+      cwd,
+      signal,
+      timeoutMs: input.timeoutMs,
+      onPosition: (seconds) => {
+        done[part] = fractionDone(seconds, duration);
+        report();
+      },
+    }).catch((error: unknown) => {
+      stop.abort(`the other ffmpeg run failed`);
+      throw error;
+    });
+
+  const hls = hlsArgs({ source, outDir, rungs, duration });
+  const [, opusStderr] = await Promise.all([
+    run(hls.args, "hls", hls.cwd),
+    run(opusArgs({ source, outDir, rungs, duration }), "opus"),
+  ]);
+  const loudness = parseLoudness(opusStderr);
+  if (!loudness) log.warn("no loudness summary in ffmpeg's output");
+  return loudness ?? { integratedLufs: null, truePeakDbtp: null };
+}
+
+export interface Rendition {
+  rung: number;
+  playlist: MediaPlaylist;
+}
+
+/**
+ * Reads back what ffmpeg wrote, fixes the init URIs, checks the outputs against the source
+ * (UnrecoverableError when they fall short) and writes the master playlist from measured sizes.
+ */
+export async function finishOutputs(input: {
+  outDir: string;
+  rungs: readonly number[];
+  duration: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}): Promise<Rendition[]> {
+  const { outDir, rungs, duration } = input;
+  const renditions = await Promise.all(
+    rungs.map(async (rung) => {
+      const path = `${outDir}/hls/${rung}/index.m3u8`;
+      const text = rewriteInitUri(await readFile(path, "utf8"));
+      await writeFile(path, text);
+      return { rung, playlist: parseMediaPlaylist(text) };
+    }),
+  );
+  const opus = await Promise.all(
+    rungs.map(async (rung) => ({
+      rung,
+      duration: await outputDuration(`${outDir}/audio/${rung}k.opus`, input),
+    })),
+  );
+  const problem = checkOutputs({ duration, renditions, opus });
+  if (problem) throw new UnrecoverableError(problem);
+
+  const variants = await Promise.all(
+    renditions.map(async ({ rung, playlist }) => ({
+      rung,
+      targetDuration: playlist.targetDuration,
+      segments: await Promise.all(
+        playlist.segments.map(async (segment) => ({
+          bytes: (await stat(`${outDir}/hls/${rung}/${segment.uri}`)).size,
+          duration: segment.duration,
+        })),
+      ),
+    })),
+  );
+  await writeFile(`${outDir}/hls/master.m3u8`, masterPlaylist(variants));
+  return renditions;
+}
+
+async function outputDuration(
+  file: string,
+  options: { timeoutMs: number; signal?: AbortSignal },
+): Promise<number> {
+  const result = await runTool("ffprobe", durationArgs(file), options);
+  const seconds = Number(result.stdout.trim());
+  // An unreadable output counts as empty, and the duration check names the problem.
+  return result.code === 0 && Number.isFinite(seconds) ? seconds : 0;
+}

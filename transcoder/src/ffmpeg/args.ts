@@ -1,0 +1,150 @@
+// argv for every ffmpeg and ffprobe run, built by pure functions so the exact flags are unit-tested
+// without running anything. Paths are passed as given; the caller chooses absolute ones.
+
+/** Seconds, as ffmpeg's -t reads them (microsecond precision, no exponent). */
+const seconds = (value: number) => value.toFixed(6);
+
+const COMMON = ["-hide_banner", "-nostdin", "-y"];
+/** Machine-readable progress on stdout, no interactive status line on stderr. */
+const PROGRESS = ["-progress", "pipe:1", "-nostats"];
+
+export interface HlsArgsInput {
+  source: string;
+  /** Where `hls/<rung>/` folders live; they must exist before the run. */
+  outDir: string;
+  /** Kbps, ascending; at least one. */
+  rungs: readonly number[];
+  /** The probed duration: bounds every output even when the container lies. */
+  duration: number;
+}
+
+export interface HlsCommand {
+  args: string[];
+  /**
+   * The run's working directory. ffmpeg 5.1 writes the fMP4 init segment relative to the cwd
+   * and does not expand `%v` in an absolute -hls_fmp4_init_filename, so it runs from the first
+   * rung's folder and reaches the others through `../%v/`.
+   */
+  cwd: string;
+}
+
+/** One ffmpeg run for the whole AAC ladder: aligned 4 s fMP4 segments, one media playlist per rung. */
+export function hlsArgs({ source, outDir, rungs, duration }: HlsArgsInput): HlsCommand {
+  const first = rungs[0];
+  if (first === undefined) throw new Error("hlsArgs needs at least one rung");
+  const hls = `${outDir}/hls`;
+  const perRung = rungs.flatMap(() => ["-map", "0:a:0"]);
+  const rates = rungs.flatMap((rate, i) => [`-b:a:${i}`, `${rate}k`]);
+  // With one rung, %v stays literal in the init file name: the plain name lands in the cwd.
+  const init = rungs.length === 1 ? "init_0.mp4" : "../%v/init_0.mp4";
+  const streamMap = rungs.map((rate, i) => `a:${i},name:${rate}`).join(" ");
+  return {
+    cwd: `${hls}/${first}`,
+    args: [
+      ...COMMON,
+      "-v",
+      "error",
+      ...PROGRESS,
+      "-t",
+      seconds(duration),
+      "-i",
+      source,
+      ...perRung,
+      "-c:a",
+      "aac",
+      "-ar",
+      "44100",
+      "-ac",
+      "2",
+      ...rates,
+      "-f",
+      "hls",
+      "-hls_time",
+      "4",
+      "-hls_playlist_type",
+      "vod",
+      "-hls_segment_type",
+      "fmp4",
+      "-hls_fmp4_init_filename",
+      init,
+      "-hls_segment_filename",
+      `${hls}/%v/segment_%05d.m4s`,
+      "-var_stream_map",
+      streamMap,
+      `${hls}/%v/index.m3u8`,
+    ],
+  };
+}
+
+export interface OpusArgsInput {
+  source: string;
+  outDir: string;
+  rungs: readonly number[];
+  duration: number;
+}
+
+/**
+ * The progressive Opus files, plus the EBU R128 scan of the source as an extra `-f null` output
+ * of the same decode. Runs at info level: the scan's summary is an info message on stderr (the
+ * per-frame lines are pushed down to verbose).
+ */
+export function opusArgs({ source, outDir, rungs, duration }: OpusArgsInput): string[] {
+  const outputs = rungs.flatMap((rate) => [
+    "-map",
+    "0:a:0",
+    "-c:a",
+    "libopus",
+    "-b:a",
+    `${rate}k`,
+    "-ar",
+    "48000",
+    "-ac",
+    "2",
+    "-f",
+    "opus",
+    `${outDir}/audio/${rate}k.opus`,
+  ]);
+  return [
+    ...COMMON,
+    "-v",
+    "info",
+    ...PROGRESS,
+    "-t",
+    seconds(duration),
+    "-i",
+    source,
+    ...outputs,
+    "-map",
+    "0:a:0",
+    "-filter:a",
+    "ebur128=peak=true:framelog=verbose",
+    "-f",
+    "null",
+    "-",
+  ];
+}
+
+/** Container and streams as JSON; warnings kept (they say when a duration is only an estimate). */
+export function probeArgs(file: string): string[] {
+  return ["-v", "warning", "-print_format", "json", "-show_format", "-show_streams", file];
+}
+
+/** Every packet of the first audio stream: `duration_time,size` per line (exact bitrate, duration). */
+export function packetArgs(file: string): string[] {
+  return [
+    "-v",
+    "error",
+    "-select_streams",
+    "a:0",
+    "-show_entries",
+    "packet=duration_time,size",
+    "-print_format",
+    "csv=p=0",
+    file,
+  ];
+}
+
+/** The duration of a finished output, to compare with the source's. */
+export function durationArgs(file: string): string[] {
+  return ["-v", "error", "-show_entries", "format=duration", "-print_format", "csv=p=0", file];
+}

@@ -1,0 +1,156 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { extname, join } from "node:path";
+import type { AudioJobPayload } from "@edge-music/contracts";
+import { convert, finishOutputs } from "./convert.ts";
+import { log } from "./log.ts";
+import { measureOutputs, type OutputFile, type OutputPlan, planOutputs } from "./outputs.ts";
+import { probeSource } from "./probe.ts";
+import type { ProgressReporter } from "./progress-reporter.ts";
+import { selectRungs } from "./rungs.ts";
+import { eachLimit, type Storage } from "./storage.ts";
+import type { TrackStore } from "./track-store.ts";
+
+export interface PipelineContext {
+  storage: Storage;
+  store: TrackStore;
+  maxDurationSeconds: number;
+  ffmpegTimeoutMs: number;
+  uploadConcurrency: number;
+  /** Where work folders are made (the OS temp folder by default). */
+  workRoot?: string;
+  progress: ProgressReporter;
+  signal?: AbortSignal;
+}
+
+export type ConversionResult =
+  | { status: "ready"; rungs: number[]; duration: number }
+  | { status: "skipped"; reason: string };
+
+/** Progress milestones (percent): the ffmpeg runs take most of the time. */
+const PROBED = 5;
+const CONVERTED = 90;
+const UPLOADED = 99;
+
+/**
+ * Download → probe → convert → check → upload → record. The work folder is removed whatever
+ * happens. Errors propagate: the processor decides between retry and FAILED.
+ */
+export async function convertTrack(
+  payload: AudioJobPayload,
+  ctx: PipelineContext,
+): Promise<ConversionResult> {
+  const { trackId } = payload;
+  const work = await mkdtemp(join(ctx.workRoot ?? tmpdir(), "transcode-"));
+  const clock = phaseClock();
+  try {
+    const source = join(work, `source${safeExtension(payload.sourceFileName)}`);
+    await ctx.storage.download(payload.sourceKey, source, ctx.signal);
+    clock.lap("download");
+    const options = { timeoutMs: ctx.ffmpegTimeoutMs, signal: ctx.signal };
+    const info = await probeSource(source, {
+      ...options,
+      maxDurationSeconds: ctx.maxDurationSeconds,
+    });
+    const rungs = selectRungs(info);
+    clock.lap("probe");
+    log.info("converting", { trackId, codec: info.codec, kbps: Math.round(info.kbps), rungs });
+    ctx.progress.report(PROBED);
+
+    const outDir = join(work, "out");
+    const { duration } = info;
+    const loudness = await convert({
+      ...options,
+      source,
+      outDir,
+      rungs,
+      duration,
+      onProgress: (done) => ctx.progress.report(PROBED + (CONVERTED - PROBED) * done),
+    });
+    clock.lap("ffmpeg");
+    const renditions = await finishOutputs({ ...options, outDir, rungs, duration });
+    const plan = await measureOutputs(
+      planOutputs(
+        trackId,
+        outDir,
+        renditions.map(({ rung, playlist }) => ({ rung, segments: playlist.segments.length })),
+      ),
+    );
+    clock.lap("check");
+    const files = await publish(plan, ctx);
+    clock.lap("upload");
+
+    await ctx.progress.settle();
+    if (!(await ctx.store.complete(trackId, { duration, loudness, files }))) {
+      await removeOrphans(ctx, trackId, files);
+      return { status: "skipped", reason: "the track was deleted during conversion" };
+    }
+    clock.lap("commit");
+    await removeSource(ctx, trackId, payload.sourceKey);
+    log.info("converted", { trackId, rungs, files: files.length, timings: clock.timings });
+    return { status: "ready", rungs, duration };
+  } finally {
+    await ctx.progress.settle();
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** The upload's extension, when it looks like one: it helps ffprobe with weakly marked formats. */
+function safeExtension(fileName: string): string {
+  const extension = extname(fileName);
+  return /^\.[A-Za-z0-9]{1,5}$/.test(extension) ? extension : "";
+}
+
+/** Milliseconds per phase, logged with the outcome: where a slow conversion spent its time. */
+function phaseClock() {
+  const timings: Record<string, number> = {};
+  let mark = performance.now();
+  return {
+    timings,
+    lap(phase: string) {
+      const now = performance.now();
+      timings[phase] = Math.round(now - mark);
+      mark = now;
+    },
+  };
+}
+
+/**
+ * Uploads in dependency order: media first, then the playlists naming them, the master last, so
+ * a reader never follows a link to an object that is not there yet.
+ */
+async function publish(plan: OutputPlan, ctx: PipelineContext): Promise<OutputFile[]> {
+  const files = [...plan.media, ...plan.playlists, plan.master];
+  let uploaded = 0;
+  for (const group of [plan.media, plan.playlists, [plan.master]]) {
+    await eachLimit(group, ctx.uploadConcurrency, async (file) => {
+      await ctx.storage.upload(file, ctx.signal);
+      uploaded++;
+      ctx.progress.report(CONVERTED + ((UPLOADED - CONVERTED) * uploaded) / files.length);
+    });
+  }
+  return files;
+}
+
+/** The track was deleted while converting: its objects went before ours landed. */
+async function removeOrphans(ctx: PipelineContext, trackId: string, files: OutputFile[]) {
+  await ctx.storage
+    .deleteMany(files.map((f) => f.key))
+    .catch((error: unknown) =>
+      log.error("orphaned outputs not removed", { trackId, error: (error as Error).message }),
+    );
+}
+
+/** The upload is not needed once the outputs are recorded; failing here only leaves it behind. */
+export async function removeSource(
+  ctx: Pick<PipelineContext, "storage" | "store">,
+  trackId: string,
+  sourceKey: string,
+): Promise<void> {
+  try {
+    await ctx.storage.delete(sourceKey);
+    await ctx.store.forgetSource(trackId, sourceKey);
+  } catch (error) {
+    log.error("source not removed", { trackId, error: (error as Error).message });
+  }
+}

@@ -1,0 +1,118 @@
+import { type Database, trackFiles, tracks } from "@edge-music/db";
+import { and, eq, ne, sql } from "drizzle-orm";
+import type { Loudness } from "./ffmpeg/loudness.ts";
+import type { OutputFile } from "./outputs.ts";
+
+export interface TrackState {
+  status: "PROCESSING" | "READY" | "FAILED";
+  sourceKey: string | null;
+}
+
+export interface Completion {
+  duration: number;
+  loudness: Loudness;
+  files: readonly OutputFile[];
+}
+
+/** The transcoder's writes to `tracks` and `track_files`. */
+export function trackStore(db: Database) {
+  return {
+    async load(trackId: string): Promise<TrackState | undefined> {
+      const [row] = await db
+        .select({ status: tracks.processingStatus, sourceKey: tracks.sourceKey })
+        .from(tracks)
+        .where(eq(tracks.id, trackId));
+      return row;
+    },
+
+    /** False when the track is gone (or already READY: its conversion has nothing left to do). */
+    async startAttempt(trackId: string): Promise<boolean> {
+      const rows = await db
+        .update(tracks)
+        .set({
+          // Already PROCESSING, except when a FAILED track's job is retried by hand.
+          processingStatus: "PROCESSING",
+          processingAttempts: sql`${tracks.processingAttempts} + 1`,
+          processingStartedAt: new Date(),
+          processingFinishedAt: null,
+          processingProgress: 0,
+        })
+        .where(and(eq(tracks.id, trackId), ne(tracks.processingStatus, "READY")))
+        .returning({ id: tracks.id });
+      return rows.length > 0;
+    },
+
+    /** Only while PROCESSING: a late write must not undo READY's 100. */
+    async setProgress(trackId: string, percent: number): Promise<void> {
+      await db
+        .update(tracks)
+        .set({ processingProgress: percent })
+        .where(and(eq(tracks.id, trackId), eq(tracks.processingStatus, "PROCESSING")));
+    },
+
+    /**
+     * The file rows and READY in one transaction. Earlier rows of the track are replaced, so a
+     * retry after a crash converges on the same set. False when the track was deleted meanwhile.
+     */
+    async complete(trackId: string, completion: Completion): Promise<boolean> {
+      return await db.transaction(async (tx) => {
+        const [locked] = await tx
+          .select({ id: tracks.id })
+          .from(tracks)
+          .where(eq(tracks.id, trackId))
+          .for("update");
+        if (!locked) return false;
+        await tx.delete(trackFiles).where(eq(trackFiles.trackId, trackId));
+        await tx.insert(trackFiles).values(
+          completion.files.map((file) => ({
+            trackId,
+            kind: file.kind,
+            bitrate: file.bitrate,
+            storageKey: file.key,
+            contentType: file.contentType,
+            sizeBytes: file.size,
+          })),
+        );
+        await tx
+          .update(tracks)
+          .set({
+            duration: completion.duration,
+            processingStatus: "READY",
+            processingProgress: 100,
+            processingError: null,
+            processingFinishedAt: new Date(),
+            loudnessLufs: completion.loudness.integratedLufs,
+            truePeakDbtp: completion.loudness.truePeakDbtp,
+          })
+          .where(eq(tracks.id, trackId));
+        return true;
+      });
+    },
+
+    /** After the source object is deleted; only if the track still points at that object. */
+    async forgetSource(trackId: string, sourceKey: string): Promise<void> {
+      await db
+        .update(tracks)
+        .set({ sourceKey: null })
+        .where(and(eq(tracks.id, trackId), eq(tracks.sourceKey, sourceKey)));
+    },
+
+    /** A READY track is never touched: its files are still served. */
+    async recordFailure(trackId: string, reason: string, final: boolean): Promise<void> {
+      await db
+        .update(tracks)
+        .set(
+          final
+            ? {
+                processingStatus: "FAILED",
+                processingError: reason,
+                processingFinishedAt: new Date(),
+              }
+            : { processingError: reason },
+        )
+        .where(and(eq(tracks.id, trackId), ne(tracks.processingStatus, "READY")));
+    },
+  };
+}
+
+export type TrackStore = ReturnType<typeof trackStore>;

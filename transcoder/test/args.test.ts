@@ -1,0 +1,153 @@
+import { describe, expect, it } from "vitest";
+import { durationArgs, hlsArgs, opusArgs, packetArgs, probeArgs } from "../src/ffmpeg/args.ts";
+
+const base = { source: "/w/source.mp3", outDir: "/w/out", duration: 241.5 };
+
+const HEAD = ["-hide_banner", "-nostdin", "-y"];
+const HLS_FLAGS = [
+  "-f",
+  "hls",
+  "-hls_time",
+  "4",
+  "-hls_playlist_type",
+  "vod",
+  "-hls_segment_type",
+  "fmp4",
+];
+
+describe("hlsArgs", () => {
+  it("one rung: the init segment is named plainly (ffmpeg does not expand %v there)", () => {
+    const { args, cwd } = hlsArgs({ ...base, rungs: [128] });
+    expect(cwd).toBe("/w/out/hls/128");
+    expect(args).toEqual([
+      ...HEAD,
+      "-v",
+      "error",
+      "-progress",
+      "pipe:1",
+      "-nostats",
+      "-t",
+      "241.500000",
+      "-i",
+      "/w/source.mp3",
+      "-map",
+      "0:a:0",
+      "-c:a",
+      "aac",
+      "-ar",
+      "44100",
+      "-ac",
+      "2",
+      "-b:a:0",
+      "128k",
+      ...HLS_FLAGS,
+      "-hls_fmp4_init_filename",
+      "init_0.mp4",
+      "-hls_segment_filename",
+      "/w/out/hls/%v/segment_%05d.m4s",
+      "-var_stream_map",
+      "a:0,name:128",
+      "/w/out/hls/%v/index.m3u8",
+    ]);
+  });
+
+  it("two rungs: one map and one bitrate per rung, init reached from the first rung's folder", () => {
+    const { args, cwd } = hlsArgs({ ...base, rungs: [128, 192] });
+    expect(cwd).toBe("/w/out/hls/128");
+    expect(args).toEqual([
+      ...HEAD,
+      "-v",
+      "error",
+      "-progress",
+      "pipe:1",
+      "-nostats",
+      "-t",
+      "241.500000",
+      "-i",
+      "/w/source.mp3",
+      "-map",
+      "0:a:0",
+      "-map",
+      "0:a:0",
+      "-c:a",
+      "aac",
+      "-ar",
+      "44100",
+      "-ac",
+      "2",
+      "-b:a:0",
+      "128k",
+      "-b:a:1",
+      "192k",
+      ...HLS_FLAGS,
+      "-hls_fmp4_init_filename",
+      "../%v/init_0.mp4",
+      "-hls_segment_filename",
+      "/w/out/hls/%v/segment_%05d.m4s",
+      "-var_stream_map",
+      "a:0,name:128 a:1,name:192",
+      "/w/out/hls/%v/index.m3u8",
+    ]);
+  });
+
+  it("three rungs: the whole ladder in one run, -t before -i, the stream map as ONE argument", () => {
+    const { args } = hlsArgs({ ...base, rungs: [128, 192, 320] });
+    expect(args.filter((a) => a === "-map")).toHaveLength(3);
+    expect(args.slice(args.indexOf("-b:a:0"), args.indexOf("-b:a:0") + 6)).toEqual([
+      "-b:a:0",
+      "128k",
+      "-b:a:1",
+      "192k",
+      "-b:a:2",
+      "320k",
+    ]);
+    expect(args.indexOf("-t")).toBeLessThan(args.indexOf("-i"));
+    expect(args[args.indexOf("-var_stream_map") + 1]).toBe(
+      "a:0,name:128 a:1,name:192 a:2,name:320",
+    );
+    expect(args[args.indexOf("-hls_fmp4_init_filename") + 1]).toBe("../%v/init_0.mp4");
+    expect(args.at(-1)).toBe("/w/out/hls/%v/index.m3u8");
+  });
+
+  it("refuses an empty ladder", () => {
+    expect(() => hlsArgs({ ...base, rungs: [] })).toThrow();
+  });
+});
+
+describe("opusArgs", () => {
+  it("one Opus output per rung and the loudness scan as a null output, all bounded by -t", () => {
+    expect(opusArgs({ ...base, rungs: [128, 320] })).toEqual([
+      ...HEAD,
+      "-v",
+      "info",
+      "-progress",
+      "pipe:1",
+      "-nostats",
+      "-t",
+      "241.500000",
+      "-i",
+      "/w/source.mp3",
+      ...["-map", "0:a:0", "-c:a", "libopus", "-b:a", "128k", "-ar", "48000", "-ac", "2"],
+      ...["-f", "opus", "/w/out/audio/128k.opus"],
+      ...["-map", "0:a:0", "-c:a", "libopus", "-b:a", "320k", "-ar", "48000", "-ac", "2"],
+      ...["-f", "opus", "/w/out/audio/320k.opus"],
+      ...["-map", "0:a:0", "-filter:a", "ebur128=peak=true:framelog=verbose", "-f", "null", "-"],
+    ]);
+  });
+});
+
+describe("ffprobe argv", () => {
+  it("probes as JSON with warnings kept, packets as CSV, durations as a bare number", () => {
+    expect(probeArgs("/w/s")).toEqual([
+      ...["-v", "warning", "-print_format", "json", "-show_format", "-show_streams", "/w/s"],
+    ]);
+    expect(packetArgs("/w/s")).toEqual([
+      ...["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=duration_time,size"],
+      ...["-print_format", "csv=p=0", "/w/s"],
+    ]);
+    expect(durationArgs("/w/o.opus")).toEqual([
+      ...["-v", "error", "-show_entries", "format=duration", "-print_format", "csv=p=0"],
+      "/w/o.opus",
+    ]);
+  });
+});

@@ -1,0 +1,97 @@
+import { execFile } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { GetObjectCommand, HeadObjectCommand } from "@aws-sdk/client-s3";
+import { trackKeys } from "@edge-music/contracts";
+import { expect } from "vitest";
+import type { Harness } from "./harness.ts";
+
+const exec = promisify(execFile);
+
+/** The objects a READY track must have in storage, and only those, keyed as the contract says. */
+export async function expectOutputs(h: Harness, trackId: string, rungs: number[]) {
+  const keys = trackKeys(trackId);
+  const objects = await h.listObjects(keys.prefix);
+  const segmentsOf = (rung: number) =>
+    objects.filter((o) => o.key.startsWith(`${keys.prefix}hls/${rung}/segment_`)).length;
+  const segments = segmentsOf(rungs[0] ?? 0);
+  expect(segments).toBeGreaterThan(0);
+  const expected = [keys.master];
+  for (const rung of rungs) {
+    // Aligned renditions: the same number of segments in each.
+    expect(segmentsOf(rung)).toBe(segments);
+    expected.push(keys.opus(rung), keys.playlist(rung), keys.init(rung));
+    for (let i = 0; i < segments; i++) expected.push(keys.segment(rung, i));
+  }
+  expect(objects.map((o) => o.key)).toEqual(expected.sort((a, b) => a.localeCompare(b)));
+  for (const o of objects) expect(o.size, o.key).toBeGreaterThan(0);
+
+  // One row per object, with its size, kind and bitrate.
+  const rows = await h.fileRows(trackId);
+  const byKey = new Map(rows.map((r) => [r.storageKey, r]));
+  expect(rows).toHaveLength(objects.length);
+  for (const o of objects) {
+    const row = byKey.get(o.key);
+    expect(row, o.key).toBeDefined();
+    expect(row?.sizeBytes, o.key).toBe(o.size);
+    expect(row?.kind, o.key).toBe(kindOf(o.key));
+    expect(row?.bitrate, o.key).toBe(o.key === keys.master ? null : rungOf(o.key));
+  }
+  return { objects, rows, segments };
+}
+
+function kindOf(key: string) {
+  if (key.endsWith(".opus")) return "opus";
+  if (key.endsWith("master.m3u8")) return "hls_master";
+  if (key.endsWith(".m3u8")) return "hls_playlist";
+  if (key.endsWith("init_0.mp4")) return "hls_init";
+  return "hls_segment";
+}
+
+const rungOf = (key: string) => Number(/\/(\d+)(?:k\.opus|\/)/.exec(key)?.[1]);
+
+export async function getText(h: Harness, key: string): Promise<string> {
+  const object = await h.storage.client.send(new GetObjectCommand({ Bucket: h.bucket, Key: key }));
+  return (await object.Body?.transformToString()) ?? "";
+}
+
+export async function head(h: Harness, key: string) {
+  return await h.storage.client.send(new HeadObjectCommand({ Bucket: h.bucket, Key: key }));
+}
+
+/**
+ * Copies the track's objects into `dir` and plays the master playlist with ffmpeg, as a player
+ * would (every referenced file must exist and decode). Returns the decoded duration in seconds.
+ */
+export async function playFromStorage(h: Harness, trackId: string, dir: string): Promise<number> {
+  const prefix = trackKeys(trackId).prefix;
+  for (const { key } of await h.listObjects(prefix)) {
+    const object = await h.storage.client.send(
+      new GetObjectCommand({ Bucket: h.bucket, Key: key }),
+    );
+    const path = join(dir, key.slice(prefix.length));
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, (await object.Body?.transformToByteArray()) ?? new Uint8Array());
+  }
+  const { stderr } = await exec("ffmpeg", [
+    "-hide_banner",
+    "-nostdin",
+    "-v",
+    "error",
+    "-stats",
+    "-xerror",
+    "-i",
+    join(dir, "hls/master.m3u8"),
+    "-map",
+    "0:a:0",
+    "-f",
+    "null",
+    "-",
+  ]);
+  const time = /time=(\d+):(\d+):(\d+\.\d+)/g;
+  let last = 0;
+  for (const m of stderr.matchAll(time))
+    last = Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]);
+  return last;
+}
