@@ -12,12 +12,14 @@ const PUBLIC_KEYS = [
   "createdAt",
   "duration",
   "id",
+  "loudness",
   "title",
 ].sort();
 const PROCESSING_KEYS = [
   "processingAttempts",
   "processingError",
   "processingFinishedAt",
+  "processingProgress",
   "processingStartedAt",
   "processingStatus",
 ];

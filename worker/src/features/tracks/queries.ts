@@ -12,6 +12,8 @@ const PUBLIC = {
   artistId: tracks.artistId,
   albumId: tracks.albumId,
   createdAt: tracks.createdAt,
+  loudnessLufs: tracks.loudnessLufs,
+  truePeakDbtp: tracks.truePeakDbtp,
   artistUsername: artists.username,
   artistAvatar: artists.avatar,
 };
@@ -23,6 +25,7 @@ const OWN = {
   processingAttempts: tracks.processingAttempts,
   processingStartedAt: tracks.processingStartedAt,
   processingFinishedAt: tracks.processingFinishedAt,
+  processingProgress: tracks.processingProgress,
 };
 
 interface PublicRow {
@@ -33,6 +36,8 @@ interface PublicRow {
   artistId: string;
   albumId: string | null;
   createdAt: Date;
+  loudnessLufs: number | null;
+  truePeakDbtp: number | null;
   artistUsername: string;
   artistAvatar: string | null;
 }
@@ -46,6 +51,10 @@ export const toTrackDto = (row: PublicRow): TrackView => ({
   artistId: row.artistId,
   albumId: row.albumId,
   artist: { id: row.artistId, username: row.artistUsername, avatar: row.artistAvatar },
+  loudness:
+    row.loudnessLufs === null
+      ? null
+      : { integratedLufs: row.loudnessLufs, truePeakDbtp: row.truePeakDbtp },
   createdAt: row.createdAt.toISOString(),
 });
 
@@ -56,6 +65,7 @@ export const toOwnTrackDto = (row: OwnRow): OwnTrackView => ({
   processingAttempts: row.processingAttempts,
   processingStartedAt: row.processingStartedAt?.toISOString() ?? null,
   processingFinishedAt: row.processingFinishedAt?.toISOString() ?? null,
+  processingProgress: row.processingProgress,
 });
 
 /** One track in any state, with the owner's fields; the caller decides who may see it. */

@@ -34,6 +34,16 @@ export const TrackDto = z
     artistId: Uuid,
     albumId: Uuid.nullable().openapi({ description: "Null for a single." }),
     artist: TrackArtistDto,
+    loudness: z
+      .object({
+        integratedLufs: z.number().openapi({ example: -9.8 }),
+        truePeakDbtp: z.number().nullable().openapi({ example: -0.4 }),
+      })
+      .nullable()
+      .openapi({
+        description:
+          "EBU R128 integrated loudness and true peak of the source, measured during conversion, so that players can normalise volume (e.g. to -14 LUFS); null until measured or for silence.",
+      }),
     createdAt: Timestamp,
   })
   .openapi("Track", {
@@ -56,6 +66,10 @@ export const OwnTrackDto = TrackDto.extend({
   processingAttempts: z.number().int().openapi({ example: 1 }),
   processingStartedAt: Timestamp.nullable(),
   processingFinishedAt: Timestamp.nullable(),
+  processingProgress: z.number().int().min(0).max(100).openapi({
+    description: "0–100 while PROCESSING (updated every few seconds), 100 once READY.",
+    example: 40,
+  }),
 }).openapi("OwnTrack", {
   description:
     "A track as its owning artist sees it: the public fields plus the conversion state. Never the uploaded source's storage key.",

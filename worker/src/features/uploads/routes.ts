@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env.ts";
 import { requireArtist } from "../../auth/guard.ts";
@@ -7,26 +7,10 @@ import { IMAGE_MAX_BYTES } from "../../media/images.ts";
 import { boundaryOf } from "../../media/multipart-stream.ts";
 import { problemResponses } from "../../openapi/problem.ts";
 import { COOKIE_SECURITY, json, newRouter } from "../../openapi/router.ts";
+import { findTrack, toOwnTrackDto } from "../tracks/queries.ts";
+import { OwnTrackDto } from "../tracks/schema.ts";
 import { readUpload } from "./read-upload.ts";
 import { createUpload } from "./service.ts";
-
-export const UploadedTrackDto = z
-  .object({
-    id: z.uuid(),
-    title: z.string(),
-    cover: z.string().nullable(),
-    duration: z.number().nullable(),
-    artistId: z.uuid(),
-    albumId: z.uuid().nullable(),
-    processingStatus: z.enum(["PROCESSING", "READY", "FAILED"]),
-    processingError: z.string().nullable(),
-    processingAttempts: z.number().int(),
-    processingProgress: z.number().int(),
-    processingStartedAt: z.string().nullable(),
-    processingFinishedAt: z.string().nullable(),
-    createdAt: z.string(),
-  })
-  .openapi("UploadedTrack");
 
 const upload = createRoute({
   method: "post",
@@ -62,20 +46,10 @@ const upload = createRoute({
     },
   },
   responses: {
-    202: json(UploadedTrackDto, "Accepted: converting."),
+    202: json(OwnTrackDto, "Accepted: converting."),
     ...problemResponses(400, 401, 403, 404, 413, 415, 503),
   },
 });
-
-const toDto = (track: Record<string, unknown> & { createdAt: Date }) => {
-  const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : null);
-  return UploadedTrackDto.parse({
-    ...track,
-    processingStartedAt: iso(track.processingStartedAt),
-    processingFinishedAt: iso(track.processingFinishedAt),
-    createdAt: track.createdAt.toISOString(),
-  });
-};
 
 async function handleUpload(c: Context<AppEnv>) {
   const env = c.get("env");
@@ -101,7 +75,9 @@ async function handleUpload(c: Context<AppEnv>) {
       { db: services.db(), redis: services.redis, storage: services.storage, log: c.get("log") },
       { trackId, artistId: c.get("principal").id, ...form },
     );
-    return c.json(toDto(track), 202);
+    const row = await findTrack(services.db(), track.id);
+    if (!row) throw new Error("the uploaded track is gone");
+    return c.json(toOwnTrackDto(row), 202);
   } catch (error) {
     // Nothing of a failed upload stays behind.
     if (uploaded.length > 0) await services.storage.delete(uploaded).catch(() => {});
