@@ -114,4 +114,9 @@ describe("request id", () => {
     });
     expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  it("answers a value the database refuses (a NUL byte) with 400, not 500", async () => {
+    const bad = await send(app, "/api/v1/artists/by-username/a%00b");
+    await expectProblem(bad, 400, "MALFORMED_REQUEST");
+  });
 });

@@ -3,7 +3,7 @@ import { pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { albums } from "./albums";
 import { artistLikes } from "./artist-likes";
 import { authTablesFor } from "./auth";
-import { createdAt, primaryId, updatedAt } from "./columns";
+import { createdAt, primaryId, timestamptz, updatedAt } from "./columns";
 import { follows } from "./follows";
 import { searchIndexes } from "./search";
 import { tracks } from "./tracks";
@@ -19,6 +19,11 @@ export const artists = pgTable(
     email: text("email").notNull(),
     // Null for accounts that only ever signed in through OAuth.
     passwordHash: text("password_hash"),
+    // Set once the address is proven: a completed password reset (the mail arrived) or a sign-in
+    // through a provider that vouches for it. Until then, a provider's verified sign-in with the
+    // same address takes the account over (see the OAuth service): an unproven registration must
+    // not be a trap for the address's real owner.
+    emailVerifiedAt: timestamptz("email_verified_at"),
     bio: text("bio").notNull().default(""),
     // Media paths (/static/avatars/<id>.png), not URLs, so the media host can change freely.
     avatar: text("avatar"),

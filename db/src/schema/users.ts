@@ -2,7 +2,7 @@ import { relations, sql } from "drizzle-orm";
 import { pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { artistLikes } from "./artist-likes";
 import { authTablesFor } from "./auth";
-import { createdAt, primaryId, updatedAt } from "./columns";
+import { createdAt, primaryId, timestamptz, updatedAt } from "./columns";
 import { follows } from "./follows";
 import { listeningHistory } from "./listening-history";
 import { playlistLikes } from "./playlist-likes";
@@ -19,6 +19,11 @@ export const users = pgTable(
     email: text("email").notNull(),
     // Null for accounts that only ever signed in through OAuth.
     passwordHash: text("password_hash"),
+    // Set once the address is proven: a completed password reset (the mail arrived) or a sign-in
+    // through a provider that vouches for it. Until then, a provider's verified sign-in with the
+    // same address takes the account over (see the OAuth service): an unproven registration must
+    // not be a trap for the address's real owner.
+    emailVerifiedAt: timestamptz("email_verified_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,3 +1,4 @@
+import { FOREIGN_KEY_VIOLATION, pgErrorCode } from "@edge-music/db";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../app-env.ts";
@@ -43,6 +44,23 @@ export function onError(error: Error, c: Context<AppEnv>): Response {
     const detail = error.message || PROBLEM_TYPES[code].title;
     const body = { ...problem(code, detail, requestId), status: error.status };
     return problemResponse(body, { "x-request-id": requestId });
+  }
+  // Safety net: Postgres refused a value the validators let through (a NUL byte, a number out
+  // of range, an impossible date). That is the client's input, not our failure: 400, not 500.
+  if (pgErrorCode(error)?.startsWith("22")) {
+    log?.warn("input refused by the database", describeError(error));
+    return problemResponse(
+      problem("MALFORMED_REQUEST", "A value in the request cannot be stored.", requestId),
+      { "x-request-id": requestId },
+    );
+  }
+  if (pgErrorCode(error) === FOREIGN_KEY_VIOLATION) {
+    // Something the request refers to was deleted while it ran.
+    log?.warn("a referenced row vanished", describeError(error));
+    return problemResponse(
+      problem("CONFLICT", "Something this request refers to no longer exists.", requestId),
+      { "x-request-id": requestId },
+    );
   }
   (log ?? console).error("unhandled error", describeError(error));
   return problemResponse(problem("INTERNAL", "An unexpected error occurred.", requestId), {

@@ -27,6 +27,18 @@ describe.each(KINDS)("%s abuse limits", (kind) => {
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(800);
   });
 
+  it("counts guesses sent in parallel before judging them (no burst slips under the limit)", async () => {
+    const { email } = await registerAccount(kind);
+    const guesses = await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        new Client().post(`${path}/login`, { email, password: `wrong-${i}` }),
+      ),
+    );
+    const statuses = guesses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(15);
+  });
+
   it("limits failed sign-ins per address (50 per 15 minutes)", async () => {
     const client = new Client();
     for (let i = 0; i < 50; i++) {

@@ -5,7 +5,9 @@ import {
   Client,
   earlyInAStep,
   KINDS,
+  mailedToken,
   registerAccount,
+  strongPassword,
   totpCode,
   uniqueEmail,
 } from "../support/auth.ts";
@@ -69,11 +71,47 @@ describe.each(KINDS)("%s OAuth sign-in", (kind) => {
     expect((await me(again, kind)).body.id).toBe(created.body.id);
   });
 
-  it("links to the existing account with the same verified email", async () => {
+  it("takes over an account whose address was never proven, ending what its registrant had", async () => {
+    // Someone registered the address first (a trap for its owner), with a password and a session.
+    const squatter = await registerAccount(kind);
+    const owner = new Client();
+    await signInWith(owner, kind, "google", { sub: crypto.randomUUID(), email: squatter.email });
+    expect((await me(owner, kind)).body.id).toBe(squatter.id);
+    // The unproven password and the squatter's session no longer work.
+    expect((await me(squatter.client, kind)).status).toBe(401);
+    const login = await new Client().post(`${authPath(kind)}/login`, {
+      email: squatter.email,
+      password: squatter.password,
+    });
+    expect(login.status).toBe(401);
+  });
+
+  it("links to an account whose address is proven, keeping its password", async () => {
+    const account = await registerAccount(kind);
+    // A completed password reset proves the address.
+    await new Client().post(`${authPath(kind)}/password/forgot`, { email: account.email });
+    const token = (await mailedToken(account.email)) ?? "";
+    const password = strongPassword();
+    expect(
+      (await new Client().post(`${authPath(kind)}/password/reset`, { token, password })).status,
+    ).toBe(200);
+    const client = new Client();
+    await signInWith(client, kind, "google", { sub: crypto.randomUUID(), email: account.email });
+    expect((await me(client, kind)).body.id).toBe(account.id);
+    const login = await new Client().post(`${authPath(kind)}/login`, {
+      email: account.email,
+      password,
+    });
+    expect(login.status).toBe(200);
+  });
+
+  it("never links by a Facebook address (Facebook does not say it was confirmed)", async () => {
     const existing = await registerAccount(kind);
     const client = new Client();
     await signInWith(client, kind, "facebook", { sub: crypto.randomUUID(), email: existing.email });
-    expect((await me(client, kind)).body.id).toBe(existing.id);
+    const account = await me(client, kind);
+    expect(account.status).toBe(200);
+    expect(account.body.id).not.toBe(existing.id);
   });
 
   it("never links by an unverified email: a separate account is made", async () => {

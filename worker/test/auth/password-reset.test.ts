@@ -1,5 +1,5 @@
 import { createDb } from "@edge-music/db";
-import { describe, expect, inject, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { PrincipalKind } from "../../src/auth/kinds.ts";
 import { parseEnv } from "../../src/env.ts";
 import { ValidationError } from "../../src/errors/app-error.ts";
@@ -11,27 +11,13 @@ import {
   authPath,
   Client,
   KINDS,
+  mailedToken,
   registerAccount,
-  standIn,
   strongPassword,
   uniqueEmail,
 } from "../support/auth.ts";
 import { send, testBindings } from "../support/env.ts";
 import { expectProblem } from "../support/problem.ts";
-
-interface Mail {
-  to: string[];
-  subject: string;
-  text: string;
-}
-
-/** The reset token of the newest message the mail stand-in received for `email`. */
-async function mailedToken(email: string): Promise<string | undefined> {
-  const messages = await standIn<Mail[]>(
-    `${inject("infra").standIns.url}/mail/messages?to=${encodeURIComponent(email)}`,
-  );
-  return /Reset token: (\S+)/.exec(messages.at(-1)?.text ?? "")?.[1];
-}
 
 /** The service with a clock of the test's choosing. */
 async function resetAt(now: Date, kind: PrincipalKind, token: string, password: string) {

@@ -138,6 +138,19 @@ describe.each(KINDS)("%s two-factor authentication", (kind) => {
     await expectProblem(await account.client.post(`${path}/2fa/enable`), 409, "CONFLICT");
   });
 
+  it("counts codes sent in parallel before judging them: at most 5 wrong ones get an answer", async () => {
+    const account = await registerAccount(kind);
+    await enable(account, kind);
+    const tries = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        account.client.post(`${path}/2fa/verify`, { code: String(100000 + i) }),
+      ),
+    );
+    const statuses = tries.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(15);
+  });
+
   it("validates the code's shape (400) and limits wrong codes (429 with Retry-After)", async () => {
     const account = await registerAccount(kind);
     await enable(account, kind);

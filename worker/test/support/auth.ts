@@ -157,3 +157,10 @@ export async function earlyInAStep(): Promise<void> {
   const into = Date.now() % 30_000;
   if (into > 20_000) await new Promise((r) => setTimeout(r, 30_000 - into + 100));
 }
+
+/** The reset token of the newest message the mail stand-in received for `email`. */
+export async function mailedToken(email: string): Promise<string | undefined> {
+  const url = `${inject("infra").standIns.url}/mail/messages?to=${encodeURIComponent(email)}`;
+  const messages = await standIn<Array<{ text: string }>>(url);
+  return /Reset token: (\S+)/.exec(messages.at(-1)?.text ?? "")?.[1];
+}

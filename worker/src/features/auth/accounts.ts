@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { SessionTokens } from "../../auth/cookies.ts";
 import { KIND_TABLES, type PrincipalKind } from "../../auth/kinds.ts";
 import { hashPassword, spendVerifyTime, verifyPassword } from "../../auth/password.ts";
-import { AUTH_LIMITS, assertWithinLimits, clearLimits, recordHits } from "../../auth/rate-limit.ts";
+import { AUTH_LIMITS, clearLimits, hitLimits, refundHits } from "../../auth/rate-limit.ts";
 import { startSession } from "../../auth/sessions.ts";
 import { ConflictError, NotFoundError, UnauthorizedError } from "../../errors/app-error.ts";
 import type { AuthContext } from "./context.ts";
@@ -61,24 +61,26 @@ export interface RegisterInput {
   password: string;
 }
 
+/** The account and its first session in one transaction: a failure leaves neither. */
 export async function register(ctx: AuthContext, kind: PrincipalKind, input: RegisterInput) {
   const { principals } = KIND_TABLES[kind];
+  await hitLimits(ctx.db, [AUTH_LIMITS.hashingPerIp(ctx.ip)], ctx.now);
   const passwordHash = await hashPassword(input.password);
-  let id: string;
   try {
-    const [row] = await ctx.db
-      .insert(principals)
-      .values({ username: input.username, email: input.email, passwordHash })
-      .returning({ id: principals.id });
-    if (!row) throw new Error("insert returned no row");
-    id = row.id;
+    const { id, tokens } = await ctx.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(principals)
+        .values({ username: input.username, email: input.email, passwordHash })
+        .returning({ id: principals.id });
+      if (!row) throw new Error("insert returned no row");
+      return { id: row.id, tokens: await startSession({ ...ctx, db: tx }, kind, row.id) };
+    });
+    return { account: await getAccount(ctx, kind, id), tokens };
   } catch (error) {
     if (pgErrorCode(error) !== UNIQUE_VIOLATION) throw error;
     const field = pgConstraint(error)?.includes("email") ? "email" : "username";
     throw new ConflictError(`An account with this ${field} already exists.`, { cause: error });
   }
-  const tokens = await startSession(ctx, kind, id);
-  return { account: await getAccount(ctx, kind, id), tokens };
 }
 
 export type LoginResult =
@@ -101,8 +103,9 @@ export async function login(
   input: LoginInput,
 ): Promise<LoginResult> {
   const accountLimit = AUTH_LIMITS.loginPerAccount(kind, input.email);
-  const limits = [accountLimit, AUTH_LIMITS.loginPerIp(ctx.ip)];
-  await assertWithinLimits(ctx.db, limits, ctx.now);
+  const ipLimit = AUTH_LIMITS.loginPerIp(ctx.ip);
+  // Counted before the check, so parallel guesses cannot outrun the limit; given back on success.
+  await hitLimits(ctx.db, [accountLimit, ipLimit], ctx.now);
   const { principals, auth } = KIND_TABLES[kind];
   const [row] = await ctx.db
     .select({
@@ -116,15 +119,14 @@ export async function login(
   const valid = row?.passwordHash
     ? await verifyPassword(row.passwordHash, input.password)
     : await spendVerifyTime(input.password);
-  if (!row || !valid) {
-    await recordHits(ctx.db, limits, ctx.now);
-    throw new UnauthorizedError("The email or the password is wrong.");
-  }
+  if (!row || !valid) throw new UnauthorizedError("The email or the password is wrong.");
+  // The password was right: not a failed sign-in, whatever the second factor says.
+  await clearLimits(ctx.db, [accountLimit.key]);
+  await refundHits(ctx.db, [ipLimit.key]);
   if (row.twoFactorEnabled === true) {
     if (!input.code) return { status: "two-factor-required" };
     await checkSecondFactor(ctx, kind, row.id, input.code, { allowRecoveryCode: true });
   }
-  await clearLimits(ctx.db, [accountLimit.key]);
   const tokens = await startSession(ctx, kind, row.id);
   return { status: "signed-in", account: await getAccount(ctx, kind, row.id), tokens };
 }

@@ -68,7 +68,7 @@ export function oauthProvider(env: Env, name: string): OAuthProvider | null {
       tokenUrl: env.OAUTH_FACEBOOK_TOKEN_URL,
       profileUrl: env.OAUTH_FACEBOOK_PROFILE_URL,
       scope: "email public_profile",
-      // Graph API: the email field is present only for a confirmed address.
+      // Graph API.
       async profile(accessToken) {
         const url = new URL(env.OAUTH_FACEBOOK_PROFILE_URL);
         url.searchParams.set("fields", "id,name,email");
@@ -76,7 +76,8 @@ export function oauthProvider(env: Env, name: string): OAuthProvider | null {
         const subject = str(body.id);
         if (!subject) throw new Error("the profile has no id");
         const email = str(body.email)?.toLowerCase() ?? null;
-        return { subject, email, emailVerified: email !== null, name: str(body.name) };
+        // Facebook does not say whether the address was confirmed: never trusted for linking.
+        return { subject, email, emailVerified: false, name: str(body.name) };
       },
     };
   }

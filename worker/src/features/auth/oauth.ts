@@ -145,7 +145,8 @@ async function exchangeAndReadProfile(
 
 /**
  * The account linked to (provider, subject); else the account with the same email when the
- * provider vouches for it (verified), which is then linked; else a new account without a password.
+ * provider vouches for it (verified), which is then linked — taken over if its address was never
+ * proven; else a new account without a password.
  */
 async function findOrCreateAccount(
   ctx: AuthContext,
@@ -162,22 +163,48 @@ async function findOrCreateAccount(
   if (linked) return linked.principalId;
 
   return await ctx.db.transaction(async (tx) => {
-    const [byEmail] =
-      profile.email && profile.emailVerified
-        ? await tx
-            .select({ id: principals.id })
-            .from(principals)
-            .where(eq(principals.email, profile.email))
-        : [];
+    const verifiedEmail = profile.email && profile.emailVerified ? profile.email : null;
+    const [byEmail] = verifiedEmail
+      ? await tx
+          .select({ id: principals.id, emailVerifiedAt: principals.emailVerifiedAt })
+          .from(principals)
+          .where(eq(principals.email, verifiedEmail))
+          .for("update")
+      : [];
     let principalId = byEmail?.id;
+    if (byEmail && !byEmail.emailVerifiedAt) {
+      const [secondFactor] = await tx
+        .select({ enabledAt: auth.twoFactor.enabledAt })
+        .from(auth.twoFactor)
+        .where(eq(auth.twoFactor.principalId, byEmail.id));
+      // An account with an active second factor stays as it is: the sign-in will ask for that
+      // factor, which only whoever set it up can give, so nobody is trapped in it either.
+      if (!secondFactor?.enabledAt) {
+        // Nobody ever proved this address: whoever registered it may not own it (a trap set for
+        // the real owner). The provider's proof wins: the unproven password, sessions and reset
+        // links go, and the address counts as proven from now on.
+        await tx
+          .update(principals)
+          .set({ passwordHash: null, emailVerifiedAt: ctx.now })
+          .where(eq(principals.id, byEmail.id));
+        await tx.delete(auth.sessions).where(eq(auth.sessions.principalId, byEmail.id));
+        await tx
+          .delete(auth.passwordResetTokens)
+          .where(eq(auth.passwordResetTokens.principalId, byEmail.id));
+        await tx.delete(auth.twoFactor).where(eq(auth.twoFactor.principalId, byEmail.id));
+      }
+    }
     if (!principalId) {
       // Without a verified email the account gets an address nobody can receive mail at, so it
       // can never collide with (or take over) an account that owns the real address.
-      const email =
-        profile.email && profile.emailVerified
-          ? profile.email
-          : `${provider}-${profile.subject}@oauth.invalid`.toLowerCase();
-      principalId = await insertWithFreeUsername(tx, kind, usernameFrom(profile), email);
+      const email = verifiedEmail ?? `${provider}-${profile.subject}@oauth.invalid`.toLowerCase();
+      principalId = await insertWithFreeUsername(
+        tx,
+        kind,
+        usernameFrom(profile),
+        email,
+        verifiedEmail ? ctx.now : null,
+      );
     }
     await tx.insert(links).values({
       principalId,
@@ -203,7 +230,13 @@ export function usernameFrom(profile: OAuthProfile): string {
 
 type Tx = Parameters<Parameters<AuthContext["db"]["transaction"]>[0]>[0];
 
-async function insertWithFreeUsername(tx: Tx, kind: PrincipalKind, base: string, email: string) {
+async function insertWithFreeUsername(
+  tx: Tx,
+  kind: PrincipalKind,
+  base: string,
+  email: string,
+  emailVerifiedAt: Date | null,
+) {
   const { principals } = KIND_TABLES[kind];
   for (let attempt = 0; attempt < 5; attempt++) {
     const username =
@@ -213,7 +246,7 @@ async function insertWithFreeUsername(tx: Tx, kind: PrincipalKind, base: string,
       const row = await tx.transaction(async (sp) => {
         const [inserted] = await sp
           .insert(principals)
-          .values({ username, email })
+          .values({ username, email, emailVerifiedAt })
           .returning({ id: principals.id });
         return inserted;
       });

@@ -2,8 +2,8 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { randomToken, sha256Hex } from "../../auth/crypto.ts";
 import { KIND_TABLES, type PrincipalKind } from "../../auth/kinds.ts";
 import { hashPassword } from "../../auth/password.ts";
-import { AUTH_LIMITS, recordHits } from "../../auth/rate-limit.ts";
-import { RateLimitedError, ValidationError } from "../../errors/app-error.ts";
+import { AUTH_LIMITS, hitLimits } from "../../auth/rate-limit.ts";
+import { ValidationError } from "../../errors/app-error.ts";
 import { sendMail } from "../../services/mail.ts";
 import type { AuthContext } from "./context.ts";
 
@@ -18,10 +18,11 @@ export const FORGOT_ANSWER = {
  * and per address), known or not, so a 429 reveals nothing either.
  */
 export async function forgotPassword(ctx: AuthContext, kind: PrincipalKind, email: string) {
-  const limits = [AUTH_LIMITS.resetPerAccount(kind, email), AUTH_LIMITS.resetPerIp(ctx.ip)];
-  if (await recordHits(ctx.db, limits, ctx.now)) {
-    throw new RateLimitedError(limits[0]?.windowSeconds ?? 3600);
-  }
+  await hitLimits(
+    ctx.db,
+    [AUTH_LIMITS.resetPerAccount(kind, email), AUTH_LIMITS.resetPerIp(ctx.ip)],
+    ctx.now,
+  );
   const { principals, auth } = KIND_TABLES[kind];
   const [account] = await ctx.db
     .select({ id: principals.id })
@@ -60,6 +61,19 @@ export async function resetPassword(
   const { principals, auth } = KIND_TABLES[kind];
   const tokens = auth.passwordResetTokens;
   const tokenHash = await sha256Hex(token);
+  const invalid = () =>
+    new ValidationError([
+      { path: "json.token", message: "invalid, already used or expired", code: "invalid_token" },
+    ]);
+  // A cheap look first: a flood of made-up tokens must not each cost a password hash.
+  const [live] = await ctx.db
+    .select({ id: tokens.id })
+    .from(tokens)
+    .where(
+      and(eq(tokens.tokenHash, tokenHash), isNull(tokens.usedAt), gt(tokens.expiresAt, ctx.now)),
+    );
+  if (!live) throw invalid();
+  await hitLimits(ctx.db, [AUTH_LIMITS.hashingPerIp(ctx.ip)], ctx.now);
   const passwordHash = await hashPassword(password);
   const done = await ctx.db.transaction(async (tx) => {
     const [claimed] = await tx
@@ -72,7 +86,8 @@ export async function resetPassword(
     if (!claimed) return false;
     await tx
       .update(principals)
-      .set({ passwordHash, updatedAt: ctx.now })
+      // The reset link arrived: the address is proven.
+      .set({ passwordHash, emailVerifiedAt: ctx.now, updatedAt: ctx.now })
       .where(eq(principals.id, claimed.principalId));
     // Other outstanding links of this account die with it, and so does every session.
     await tx
@@ -82,10 +97,6 @@ export async function resetPassword(
     await tx.delete(auth.sessions).where(eq(auth.sessions.principalId, claimed.principalId));
     return true;
   });
-  if (!done) {
-    throw new ValidationError([
-      { path: "json.token", message: "invalid, already used or expired", code: "invalid_token" },
-    ]);
-  }
+  if (!done) throw invalid();
   return { message: "The password was changed. Sign in with the new one." };
 }

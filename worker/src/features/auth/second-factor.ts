@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
 import { decrypt, sha256Hex } from "../../auth/crypto.ts";
 import { KIND_TABLES, type PrincipalKind } from "../../auth/kinds.ts";
-import { AUTH_LIMITS, assertWithinLimits, recordHits } from "../../auth/rate-limit.ts";
+import { AUTH_LIMITS, clearLimits, hitLimits, refundHits } from "../../auth/rate-limit.ts";
 import { matchTotp } from "../../auth/totp.ts";
 import { UnauthorizedError } from "../../errors/app-error.ts";
 import type { AuthContext } from "./context.ts";
@@ -32,8 +32,15 @@ export async function checkSecondFactor(
   code: string,
   options: SecondFactorOptions,
 ): Promise<number | null> {
-  const limits = [AUTH_LIMITS.codePerAccount(kind, principalId), AUTH_LIMITS.codePerIp(ctx.ip)];
-  await assertWithinLimits(ctx.db, limits, ctx.now);
+  const accountLimit = AUTH_LIMITS.codePerAccount(kind, principalId);
+  const ipLimit = AUTH_LIMITS.codePerIp(ctx.ip);
+  // Counted before the check (parallel guesses cannot outrun the limit), given back on success.
+  await hitLimits(ctx.db, [accountLimit, ipLimit], ctx.now);
+  const accepted = async <T>(value: T) => {
+    await clearLimits(ctx.db, [accountLimit.key]);
+    await refundHits(ctx.db, [ipLimit.key]);
+    return value;
+  };
   const { twoFactor, recoveryCodes } = KIND_TABLES[kind].auth;
   const [row] = await ctx.db
     .select()
@@ -62,7 +69,7 @@ export async function checkSecondFactor(
           ),
         )
         .returning({ step: twoFactor.lastUsedStep });
-      if (claimed.length === 1) return step;
+      if (claimed.length === 1) return await accepted(step);
     }
   } else if (row && options.allowRecoveryCode) {
     const used = await ctx.db
@@ -76,8 +83,7 @@ export async function checkSecondFactor(
         ),
       )
       .returning({ id: recoveryCodes.id });
-    if (used.length === 1) return null;
+    if (used.length === 1) return await accepted(null);
   }
-  await recordHits(ctx.db, limits, ctx.now);
   throw new UnauthorizedError("The code is wrong or was already used.");
 }

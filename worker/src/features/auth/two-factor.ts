@@ -1,5 +1,5 @@
 import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { encrypt, sha256Hex } from "../../auth/crypto.ts";
 import { KIND_TABLES, type PrincipalKind } from "../../auth/kinds.ts";
 import { base32Secret, totpUri } from "../../auth/totp.ts";
@@ -26,13 +26,18 @@ export async function enableTwoFactor(ctx: AuthContext, kind: PrincipalKind, pri
     secretContext(kind, principalId),
   );
   const { twoFactor } = KIND_TABLES[kind].auth;
-  await ctx.db
+  // Only a secret that is not active yet may be replaced: a concurrent verify that turned 2FA on
+  // in the meantime must not be undone.
+  const written = await ctx.db
     .insert(twoFactor)
     .values({ principalId, secretCiphertext })
     .onConflictDoUpdate({
       target: twoFactor.principalId,
       set: { secretCiphertext, enabledAt: null, lastUsedStep: null, updatedAt: ctx.now },
-    });
+      setWhere: isNull(twoFactor.enabledAt),
+    })
+    .returning({ principalId: twoFactor.principalId });
+  if (written.length === 0) throw new ConflictError("2FA is already enabled; disable it first.");
   // Users are known by their email; an artist's email is never handed out, so the username.
   const label = "email" in account ? account.email : account.username;
   const otpauthUri = totpUri(label, key);
@@ -67,10 +72,13 @@ export async function verifyTwoFactor(
   });
   const hashes = await Promise.all(codes.map((c) => sha256Hex(normalizeRecoveryCode(c))));
   await ctx.db.transaction(async (tx) => {
-    await tx
+    // Once: of two verifies racing, the second finds 2FA already on and changes nothing.
+    const enabled = await tx
       .update(twoFactor)
       .set({ enabledAt: ctx.now })
-      .where(eq(twoFactor.principalId, principalId));
+      .where(and(eq(twoFactor.principalId, principalId), isNull(twoFactor.enabledAt)))
+      .returning({ principalId: twoFactor.principalId });
+    if (enabled.length === 0) throw new ConflictError("2FA is already enabled.");
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.principalId, principalId));
     await tx.insert(recoveryCodes).values(hashes.map((codeHash) => ({ principalId, codeHash })));
   });

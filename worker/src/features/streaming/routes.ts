@@ -11,6 +11,7 @@ const tags = ["Streaming"];
 const IMMUTABLE = "public, max-age=31536000, immutable";
 // VOD playlists never change, but a deleted track must stop playing soon.
 const PLAYLIST = "public, max-age=60";
+const EDGE_TTL_SECONDS = 86_400;
 
 const Bitrate = z.enum(BITRATES.map(String) as ["128", "192", "320"]).openapi({
   param: { name: "bitrate", in: "path" },
@@ -93,6 +94,7 @@ async function stream(c: Context<AppEnv>, trackId: string, key: string, cacheCon
   const hit = await cache?.match(cacheKey);
   if (hit) {
     const response = new Response(hit.body, hit);
+    response.headers.set("cache-control", cacheControl);
     response.headers.set("x-edge-cache", "hit");
     return response;
   }
@@ -105,7 +107,12 @@ async function stream(c: Context<AppEnv>, trackId: string, key: string, cacheCon
     ifNoneMatch: c.req.header("if-none-match"),
   });
   if (cache && response.status === 200) {
-    c.executionCtx.waitUntil(cache.put(cacheKey, response.clone()));
+    // The edge keeps a copy for a day, not a year: a deleted track stops streaming from the
+    // edge within a day (no purge reaches every data centre). Clients still cache it for good.
+    const copy = response.clone();
+    const edgeCopy = new Response(copy.body, copy);
+    edgeCopy.headers.set("cache-control", `public, max-age=${EDGE_TTL_SECONDS}`);
+    c.executionCtx.waitUntil(cache.put(cacheKey, edgeCopy));
     response.headers.set("x-edge-cache", "miss");
   }
   return response;

@@ -41,53 +41,67 @@ export function validateUpload(upload: NewUpload) {
 }
 
 /**
- * The track row and its conversion job, all or nothing: the row is inserted in a transaction
- * that commits only once Redis has the job. Redis down → 503 and no row (the caller deletes
- * the uploaded objects). If the commit itself fails after the add, the job finds no track and
- * ends quietly.
+ * The track row and its conversion job, all or nothing. The row is committed first, so the job
+ * always finds its track (a transcoder may take it the moment it is added); if Redis refuses the
+ * job, the row is deleted again and the answer is 503 (the caller deletes the uploaded objects).
+ * Should even that delete fail, the transcoder's reconciler re-adds the missing job later.
  */
 export async function createUpload(ctx: UploadContext, upload: NewUpload) {
   const { title, source } = validateUpload(upload);
-  if (upload.albumId) {
-    const [album] = await ctx.db
-      .select({ id: albums.id })
-      .from(albums)
-      .where(and(eq(albums.id, upload.albumId), eq(albums.artistId, upload.artistId)));
-    if (!album) throw new NotFoundError("No such album of yours.");
-  }
   const cover = upload.cover ? await storeImage(ctx.storage, "covers", upload.cover) : null;
   try {
-    return await ctx.db.transaction(async (tx) => {
-      const [track] = await tx
-        .insert(tracks)
-        .values({
-          id: upload.trackId,
-          artistId: upload.artistId,
-          albumId: upload.albumId ?? null,
-          title,
-          cover,
-          processingStatus: "PROCESSING",
-          sourceKey: source.key,
-          sourceFileName: source.fileName,
-        })
-        .returning();
-      try {
-        await enqueueConversion(ctx.redis(), {
-          trackId: upload.trackId,
-          artistId: upload.artistId,
-          sourceKey: source.key,
-          sourceFileName: source.fileName,
-        });
-      } catch (error) {
-        throw new ServiceUnavailableError("The conversion queue is unavailable; try again.", {
-          cause: error,
-        });
-      }
-      if (!track) throw new Error("insert returned no track");
-      return track;
-    });
+    const track = await insertTrack(ctx, upload, title, source, cover);
+    try {
+      await enqueueConversion(ctx.redis(), {
+        trackId: track.id,
+        artistId: upload.artistId,
+        sourceKey: source.key,
+        sourceFileName: source.fileName,
+      });
+    } catch (error) {
+      await ctx.db.delete(tracks).where(eq(tracks.id, track.id));
+      throw new ServiceUnavailableError("The conversion queue is unavailable; try again.", {
+        cause: error,
+      });
+    }
+    return track;
   } catch (error) {
     await deleteMedia(ctx.storage, [cover]).catch(() => {});
     throw error;
   }
+}
+
+async function insertTrack(
+  ctx: UploadContext,
+  upload: NewUpload,
+  title: string,
+  source: { key: string; fileName: string },
+  cover: string | null,
+) {
+  return await ctx.db.transaction(async (tx) => {
+    if (upload.albumId) {
+      // Locked, so the album cannot be deleted between this check and the insert.
+      const [album] = await tx
+        .select({ id: albums.id })
+        .from(albums)
+        .where(and(eq(albums.id, upload.albumId), eq(albums.artistId, upload.artistId)))
+        .for("share");
+      if (!album) throw new NotFoundError("No such album of yours.");
+    }
+    const [track] = await tx
+      .insert(tracks)
+      .values({
+        id: upload.trackId,
+        artistId: upload.artistId,
+        albumId: upload.albumId ?? null,
+        title,
+        cover,
+        processingStatus: "PROCESSING",
+        sourceKey: source.key,
+        sourceFileName: source.fileName,
+      })
+      .returning();
+    if (!track) throw new Error("insert returned no track");
+    return track;
+  });
 }
