@@ -20,10 +20,9 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { migrate } from "@edge-music/db/migrate";
-import { freePort, type Infra, startInfra } from "@edge-music/stack";
+import { freePort, type Infra, startDevWorker, startInfra } from "@edge-music/stack";
 // Relative: the contracts package is not a dependency of the root (zod resolves from its folder).
 import { trackKeys } from "../contracts/src/audio-processing.ts";
-import { startDevWorker } from "./support/dev-worker.ts";
 import { drive } from "./support/load.ts";
 import { NGINX_MISSING, nginxInstalled, startNginx } from "./support/nginx.ts";
 import { cpuNs } from "./support/proc-cpu.ts";

@@ -58,6 +58,10 @@ ensure_system_binaries() {
   local missing=()
   command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
   command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+  # The release workflows' `run:` steps are checked with shellcheck by the test command.
+  command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
+  # The e2e suite plays the HLS output with hls.js in Debian's chromium (driven by playwright-core).
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
   [ ${#missing[@]} -eq 0 ] && return
   if command -v apt-get >/dev/null 2>&1; then
     local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -65,7 +69,7 @@ ensure_system_binaries() {
     $sudo apt-get update -qq >/dev/null || true
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   else
-    say "missing: ${missing[*]}. Install them with your system's package manager (ffmpeg >= 5 with ffprobe, redis-server >= 6), then run again."
+    say "missing: ${missing[*]}. Install them with your system's package manager (ffmpeg >= 5 with ffprobe, redis-server >= 6, shellcheck, chromium), then run again."
     exit 1
   fi
 }

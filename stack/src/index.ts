@@ -1,3 +1,4 @@
+export { type DevWorker, type DevWorkerOptions, startDevWorker } from "./dev-worker.ts";
 export { type Infra, type InfraInfo, type InfraOptions, startInfra } from "./infra.ts";
 export { type LogFn, lineSplitter, silent } from "./log.ts";
 export { freePort, waitForPort } from "./ports.ts";

@@ -1,19 +1,22 @@
-// A Worker for a benchmark, run as `wrangler dev` runs it (see dev-worker-main.ts) in a child
-// process group of its own: stopping it stops the workerd processes too, and nothing in it can
-// end the benchmark's process before the benchmark has stopped what else it started.
+// A Worker for a benchmark or an end-to-end test, run as `wrangler dev` runs it (see
+// dev-worker-main.ts) in a child process group of its own: stopping it stops the workerd processes
+// too, and nothing in it can end the caller's process before the caller has stopped what else it
+// started.
 import { fileURLToPath } from "node:url";
-import { startProcess } from "@edge-music/stack";
+import { startProcess } from "./process.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const main = fileURLToPath(new URL("dev-worker-main.ts", import.meta.url));
 
 export interface DevWorkerOptions {
   config: string;
-  /** Where local state goes (a temporary folder: a benchmark must not touch .wrangler/). */
+  /** Where local state goes (a temporary folder: a benchmark or a test must not touch .wrangler/). */
   persistTo: string;
   /** Variables and secrets; given, wrangler ignores the repository's .dev.vars. */
   envFile?: string;
   port?: number;
+  /** The Worker's own log lines (console output, errors); dropped by default. */
+  log?: (line: string) => void;
 }
 
 export interface DevWorker {
@@ -24,21 +27,27 @@ export interface DevWorker {
 }
 
 export async function startDevWorker(options: DevWorkerOptions): Promise<DevWorker> {
+  const { log, ...childOptions } = options;
   const output: string[] = [];
   let ready: (url: string) => void = () => {};
   const url = new Promise<string>((resolve) => {
     ready = resolve;
   });
-  const proc = startProcess(process.execPath, ["--import", "tsx", main, JSON.stringify(options)], {
-    cwd: root,
-    // Offline, as scripts/dev.ts runs it: no telemetry, no fetch of the `cf` object.
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-    // Kept for the error message of a failed start: wrangler says why.
-    log: (line) => {
-      if (line.startsWith("ready ")) ready(line.slice("ready ".length));
-      if (output.push(line) > 40) output.shift();
+  const proc = startProcess(
+    process.execPath,
+    ["--import", "tsx", main, JSON.stringify(childOptions)],
+    {
+      cwd: root,
+      // Offline, as scripts/dev.ts runs it: no telemetry, no fetch of the `cf` object.
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+      // Kept for the error message of a failed start: wrangler says why.
+      log: (line) => {
+        if (line.startsWith("ready ")) ready(line.slice("ready ".length));
+        if (output.push(line) > 40) output.shift();
+        log?.(line);
+      },
     },
-  });
+  );
   let timer: NodeJS.Timeout | undefined;
   const started = await Promise.race([
     url,

@@ -1,0 +1,122 @@
+// End to end through the local stack: an artist uploads through the real Worker (wrangler,
+// S3 storage), the real transcoder converts from the real queue, and real HLS clients play the
+// result over HTTP: ffmpeg, and hls.js in headless Chromium on another origin.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type OwnTrack, registerArtist, uploadTrack, waitUntilReady } from "./support/api.ts";
+import { launchChromium, playUntil, startPageServer } from "./support/browser-player.ts";
+import { type LocalStack, startLocalStack } from "./support/local-stack.ts";
+import { decodeRendition, makeMp3Source, probeDuration } from "./support/media.ts";
+import { type MediaPlaylist, parseMaster, parseMedia } from "./support/playlists.ts";
+
+const SOURCE_SECONDS = 20;
+/** A 192 kbps source gets the rungs that do not exceed it. */
+const EXPECTED_RUNGS = ["128", "192"];
+
+let stack: LocalStack;
+let work: string;
+let sourceDuration: number;
+let ready: OwnTrack | undefined;
+
+const masterUrl = () => {
+  if (!ready) throw new Error("no converted track: the upload test failed");
+  return `${stack.apiUrl}/api/v1/tracks/stream/${ready.id}/hls/master.m3u8`;
+};
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "edge-music-e2e-source-"));
+  const source = join(work, "tone.mp3");
+  [stack] = await Promise.all([startLocalStack(), makeMp3Source(source, SOURCE_SECONDS)]);
+  sourceDuration = await probeDuration(source);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe("an upload, end to end", () => {
+  test("is accepted, converted with rising progress, and READY", async () => {
+    const artist = await registerArtist(stack.apiUrl);
+    const upload = await uploadTrack(stack.apiUrl, artist, join(work, "tone.mp3"), "E2E tone");
+    expect(upload.status).toBe(202);
+    expect(upload.track.processingStatus).toBe("PROCESSING");
+
+    const { track, progress } = await waitUntilReady(
+      stack.apiUrl,
+      artist,
+      upload.track.id,
+      90_000,
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}\n--- logs ---\n${stack.logs()}`);
+    });
+    for (let i = 1; i < progress.length; i++) {
+      expect(progress[i], `progress went back: ${progress}`).toBeGreaterThanOrEqual(
+        progress[i - 1] ?? 0,
+      );
+    }
+    expect(progress.at(-1)).toBe(100);
+    expect(track.duration).toBeCloseTo(sourceDuration, 0);
+    ready = track;
+  });
+
+  test("has a master playlist with one measured variant per rung and aligned renditions", async () => {
+    const response = await fetch(masterUrl());
+    expect(response.status).toBe(200);
+    const variants = parseMaster(await response.text());
+    expect(variants.map((v) => v.uri.split("/")[0])).toEqual(EXPECTED_RUNGS);
+    for (const { attributes } of variants) {
+      expect(Number(attributes.BANDWIDTH)).toBeGreaterThan(0);
+      expect(Number(attributes["AVERAGE-BANDWIDTH"])).toBeGreaterThan(0);
+      expect(attributes.CODECS).toBe("mp4a.40.2");
+    }
+
+    const playlists: MediaPlaylist[] = [];
+    for (const variant of variants) {
+      const media = await fetch(new URL(variant.uri, masterUrl()));
+      expect(media.status, variant.uri).toBe(200);
+      const playlist = parseMedia(await media.text());
+      expect(playlist.endList).toBe(true);
+      expect(playlist.segments.length).toBeGreaterThan(0);
+      for (const segment of playlist.segments) {
+        expect(segment.duration).toBeLessThanOrEqual(playlist.targetDuration + 0.5);
+      }
+      playlists.push(playlist);
+    }
+    const [first, ...others] = playlists;
+    for (const other of others) expect(other.segments).toEqual(first?.segments);
+  });
+
+  test("plays every rendition in ffmpeg, for the source's whole duration", async () => {
+    for (let index = 0; index < EXPECTED_RUNGS.length; index++) {
+      const result = await decodeRendition(masterUrl(), index);
+      expect(result.code, `rendition ${index}: ${result.stderr}`).toBe(0);
+      expect(Math.abs(result.seconds - sourceDuration), `rendition ${index}`).toBeLessThanOrEqual(
+        0.3,
+      );
+    }
+  });
+
+  describe("in hls.js in headless Chromium, from another origin", () => {
+    let browser: Browser | undefined;
+    let pages: Awaited<ReturnType<typeof startPageServer>> | undefined;
+    afterAll(async () => {
+      await browser?.close();
+      await pages?.stop();
+    });
+
+    test("parses every level and plays past 8 s", async () => {
+      pages = await startPageServer();
+      browser = await launchChromium();
+      const state = await playUntil(browser, pages.origin, masterUrl(), 8, 25_000);
+      const seen = `hls.js events: ${state.events.join(" | ")}`;
+      expect(state.supported, "MediaSource with AAC is not supported").toBe(true);
+      expect(state.fatal, seen).toBeNull();
+      expect(state.levels, seen).toBe(EXPECTED_RUNGS.length);
+      expect(state.currentTime, seen).toBeGreaterThan(8);
+    });
+  });
+});

@@ -1,0 +1,128 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { migrate } from "@edge-music/db/migrate";
+import {
+  freePort,
+  type Infra,
+  type ManagedProcess,
+  startDevWorker,
+  startInfra,
+  startProcess,
+} from "@edge-music/stack";
+
+const root = fileURLToPath(new URL("../../..", import.meta.url));
+
+export interface LocalStack {
+  /** The Worker's origin, e.g. http://127.0.0.1:40123. */
+  apiUrl: string;
+  /** The last lines of the Worker's and the transcoder's logs, for failure messages. */
+  logs(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole stack as `./run dev` runs it, but private to one test file: its own infrastructure
+ * (its own Redis, so no other suite's jobs on `audio-processing` reach this transcoder, and no
+ * other transcoder takes this suite's), a migrated database, the real Worker under wrangler with
+ * STORAGE_DRIVER=s3 and the real transcoder as its own process. On a failed start whatever
+ * already runs is stopped.
+ */
+export async function startLocalStack(): Promise<LocalStack> {
+  const stops: Array<() => Promise<void>> = [];
+  const tail = logTail(80);
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+  };
+  try {
+    const tmp = await mkdtemp(join(tmpdir(), "edge-music-e2e-"));
+    stops.push(() => rm(tmp, { recursive: true, force: true }));
+    const infra = await startInfra();
+    stops.push(infra.stop);
+    await migrate(infra.databaseUrl);
+
+    const transcoder = startTranscoderProcess(infra, tail.add("transcoder"));
+    stops.push(() => transcoder.stop(15_000));
+
+    const port = await freePort();
+    const envFile = join(tmp, "worker.env");
+    await writeFile(envFile, envFileText(workerVars(infra, port)), { mode: 0o600 });
+    const worker = await startDevWorker({
+      config: join(root, "wrangler.toml"),
+      port,
+      envFile,
+      persistTo: join(tmp, "worker-state"),
+      log: tail.add("worker"),
+    });
+    stops.push(worker.stop);
+    // The transcoder validates its configuration at start: a bad one must fail here, not as a
+    // track that never converts.
+    if (transcoder.child.exitCode !== null) {
+      throw new Error(`the transcoder exited at start:\n${tail.text()}`);
+    }
+    return { apiUrl: worker.url, logs: tail.text, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+function workerVars(infra: Infra, port: number): Record<string, string> {
+  return {
+    DATABASE_URL: infra.databaseUrl,
+    NEON_WS_PROXY: infra.neonWsProxy,
+    REDIS_URL: infra.redisUrl,
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    FRONTEND_URL: "http://localhost:5173",
+    LOG_LEVEL: "warn",
+    JWT_SECRET: randomBytes(32).toString("base64url"),
+    ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    STORAGE_DRIVER: "s3",
+    S3_ENDPOINT: infra.s3.endpoint,
+    S3_REGION: infra.s3.region,
+    S3_BUCKET: infra.s3.bucket,
+    S3_ACCESS_KEY_ID: infra.s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: infra.s3.secretAccessKey,
+  };
+}
+
+function envFileText(vars: Record<string, string>): string {
+  return `${Object.entries(vars)
+    .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
+    .join("\n")}\n`;
+}
+
+/** `node --import tsx transcoder/src/main.ts`, configured from its environment as in production. */
+function startTranscoderProcess(infra: Infra, log: (line: string) => void): ManagedProcess {
+  const transcoderDir = join(root, "transcoder");
+  return startProcess(process.execPath, ["--import", "tsx", join(transcoderDir, "src/main.ts")], {
+    cwd: transcoderDir,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? tmpdir(),
+      REDIS_URL: infra.redisUrl,
+      DATABASE_URL: infra.databaseUrl,
+      NEON_WS_PROXY: infra.neonWsProxy,
+      S3_ENDPOINT: infra.s3.endpoint,
+      S3_REGION: infra.s3.region,
+      S3_BUCKET: infra.s3.bucket,
+      S3_ACCESS_KEY_ID: infra.s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: infra.s3.secretAccessKey,
+      SHUTDOWN_TIMEOUT_MS: "5000",
+    },
+    log,
+  });
+}
+
+/** Keeps the last `size` log lines of every process, prefixed with its name. */
+function logTail(size: number) {
+  const lines: string[] = [];
+  return {
+    add: (name: string) => (line: string) => {
+      if (lines.push(`[${name}] ${line}`) > size) lines.shift();
+    },
+    text: () => lines.join("\n"),
+  };
+}
