@@ -5,8 +5,9 @@ import {
   audioJobId,
 } from "@edge-music/contracts";
 import { type Database, tracks } from "@edge-music/db";
-import type { Queue } from "bullmq";
+import type { Job, Queue } from "bullmq";
 import { and, eq, isNotNull, lt } from "drizzle-orm";
+import { describeFailure } from "./failure.ts";
 import { log } from "./log.ts";
 
 export interface ReconcileOptions {
@@ -21,12 +22,22 @@ export interface ReconcileOptions {
   batchSize?: number;
 }
 
+export interface ReconcileResult {
+  /** Job ids added again: the track's job was missing from the queue. */
+  requeued: string[];
+  /** Track ids marked FAILED: BullMQ failed their job for good without our processor saying so. */
+  failed: string[];
+}
+
 /**
- * One pass: every PROCESSING track with a source whose job is missing from the queue (Redis lost
- * it, or the Worker died between the insert and Queue.add) gets its job again, with the
- * contract's id and options, so adding it twice is harmless. Returns the job ids added.
+ * One pass over the PROCESSING tracks with a source:
+ * - the job is missing (Redis lost it, or the Worker died between the insert and Queue.add): it is
+ *   added again with the contract's id and options, so adding it twice is harmless;
+ * - the job is in BullMQ's `failed` set: the track is marked FAILED. BullMQ fails some jobs
+ *   without calling the processor (stalled more than the allowed count: the transcoder died or
+ *   lost its lock while converting), and the processor's own FAILED write can itself fail.
  */
-export async function reconcileOnce(options: ReconcileOptions): Promise<string[]> {
+export async function reconcileOnce(options: ReconcileOptions): Promise<ReconcileResult> {
   const { db, queue } = options;
   const cutoff = new Date(Date.now() - (options.minAgeMs ?? 120_000));
   const candidates = await db
@@ -48,7 +59,7 @@ export async function reconcileOnce(options: ReconcileOptions): Promise<string[]
     .orderBy(tracks.createdAt)
     .limit(options.batchSize ?? 500);
 
-  const added: string[] = [];
+  const result: ReconcileResult = { requeued: [], failed: [] };
   for (const row of candidates) {
     const payload = AudioJobPayload.safeParse(row);
     if (!payload.success) {
@@ -56,15 +67,71 @@ export async function reconcileOnce(options: ReconcileOptions): Promise<string[]
       continue;
     }
     const jobId = audioJobId(row.trackId, payload.data.sourceFileName);
-    if (await queue.getJob(jobId)) continue;
-    await queue.add(AUDIO_PROCESSING_JOB_NAME, payload.data, {
-      ...AUDIO_PROCESSING_JOB_OPTIONS,
-      jobId,
-    });
-    added.push(jobId);
+    const job = await queue.getJob(jobId);
+    if (!job) {
+      await queue.add(AUDIO_PROCESSING_JOB_NAME, payload.data, {
+        ...AUDIO_PROCESSING_JOB_OPTIONS,
+        jobId,
+      });
+      result.requeued.push(jobId);
+    } else if (await isFailedForGood(job)) {
+      const reason = failedJobReason(job.failedReason);
+      if (await markFailed(db, row.trackId, reason)) {
+        result.failed.push(row.trackId);
+        log.warn("reconciler: conversion failed outside the processor", {
+          trackId: row.trackId,
+          jobId,
+          attemptsMade: job.attemptsMade,
+          failedReason: job.failedReason,
+        });
+      }
+    }
   }
-  if (added.length > 0) log.warn("reconciler: re-queued lost conversion jobs", { jobIds: added });
-  return added;
+  if (result.requeued.length > 0) {
+    log.warn("reconciler: re-queued lost conversion jobs", { jobIds: result.requeued });
+  }
+  return result;
+}
+
+/**
+ * A job in the `failed` set has no automatic retry left: BullMQ moves a failure it will retry to
+ * `delayed` or `wait`, never to `failed`. That covers attempts used up (attemptsMade ≥ attempts),
+ * stalled more than the allowed count and UnrecoverableError. Only a retry by hand brings it back,
+ * and the processor then sets PROCESSING again (trackStore.startAttempt).
+ */
+async function isFailedForGood(job: Job): Promise<boolean> {
+  return (await job.getState()) === "failed";
+}
+
+/** The stall reasons BullMQ writes itself (they name no cause the artist could act on). */
+const STALLED = /stalled more than allowable limit|started more than allowable limit/;
+
+/**
+ * processingError from a failed job's failedReason, which is BullMQ's own text or our processor's
+ * error message: only a readable line reaches the artist (no path, no SQL).
+ */
+export function failedJobReason(failedReason: string | undefined): string {
+  const reason = failedReason?.trim() ?? "";
+  if (STALLED.test(reason)) {
+    return "the conversion was interrupted too many times (the transcoder stopped while converting)";
+  }
+  // drizzle's message carries the query text; the processor would have named it this way.
+  if (reason.startsWith("Failed query")) return "temporary database error";
+  return describeFailure(new Error(reason || "conversion failed"));
+}
+
+/** One guarded write: a track that finished meanwhile (READY, FAILED, deleted) is left alone. */
+async function markFailed(db: Database, trackId: string, reason: string): Promise<boolean> {
+  const rows = await db
+    .update(tracks)
+    .set({
+      processingStatus: "FAILED",
+      processingError: reason,
+      processingFinishedAt: new Date(),
+    })
+    .where(and(eq(tracks.id, trackId), eq(tracks.processingStatus, "PROCESSING")))
+    .returning({ id: tracks.id });
+  return rows.length > 0;
 }
 
 export interface Reconciler {

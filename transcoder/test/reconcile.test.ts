@@ -5,9 +5,10 @@ import {
   trackKeys,
 } from "@edge-music/contracts";
 import { artists, tracks } from "@edge-music/db";
-import { Queue } from "bullmq";
+import { type JobsOptions, type Processor, Queue, UnrecoverableError, Worker } from "bullmq";
+import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, inject, it, onTestFinished } from "vitest";
-import { reconcileOnce, startReconciler } from "../src/reconcile.ts";
+import { failedJobReason, reconcileOnce, startReconciler } from "../src/reconcile.ts";
 import { createHarness, unique } from "./support/harness.ts";
 
 const h = createHarness();
@@ -40,24 +41,47 @@ async function insertTrack(values: {
   if (!artist) throw new Error("no artist");
   const id = crypto.randomUUID();
   const sourceFileName = "My Song (final).mp3";
+  const sourceKey = trackKeys(id).source(sourceFileName);
   await h.db.insert(tracks).values({
     id,
     artistId: artist.id,
     title: "t",
     processingStatus: values.status ?? "PROCESSING",
-    sourceKey: values.withSource === false ? null : trackKeys(id).source(sourceFileName),
+    sourceKey: values.withSource === false ? null : sourceKey,
     sourceFileName,
     createdAt: new Date(Date.now() - values.ageMs),
   });
-  return { id, artistId: artist.id, jobId: audioJobId(id, sourceFileName) };
+  const payload = { trackId: id, artistId: artist.id, sourceKey, sourceFileName };
+  return { id, artistId: artist.id, payload, jobId: audioJobId(id, sourceFileName) };
 }
+
+type Inserted = Awaited<ReturnType<typeof insertTrack>>;
+
+const trackRow = async (id: string) =>
+  (await h.db.select().from(tracks).where(eq(tracks.id, id)))[0];
+
+/** A worker on the queue with this processor (not ours: it never writes the track). */
+function workerOn(queue: Queue, processor: Processor, options: Partial<Worker["opts"]> = {}) {
+  const worker = new Worker(queue.name, processor, {
+    connection: { url: inject("infra").redisUrl },
+    ...options,
+  });
+  onTestFinished(() => worker.close(true));
+  return worker;
+}
+
+async function addJob(queue: Queue, track: Inserted, options: JobsOptions) {
+  await queue.add(AUDIO_PROCESSING_JOB_NAME, track.payload, { jobId: track.jobId, ...options });
+}
+
+const stateOf = (queue: Queue, track: Inserted) => () => queue.getJobState(track.jobId);
 
 describe("reconciler", () => {
   it("re-adds the lost job of a track stuck in PROCESSING, with the contract's id and options", async () => {
     const queue = emptyQueue();
     const stuck = await insertTrack({ ageMs: 10 * MINUTE });
-    const added = await reconcileOnce({ db: h.db, queue });
-    expect(added).toContain(stuck.jobId);
+    const { requeued } = await reconcileOnce({ db: h.db, queue });
+    expect(requeued).toContain(stuck.jobId);
 
     const job = await queue.getJob(stuck.jobId);
     expect(job?.name).toBe(AUDIO_PROCESSING_JOB_NAME);
@@ -73,7 +97,7 @@ describe("reconciler", () => {
     });
 
     // Idempotent: the job is there now.
-    expect(await reconcileOnce({ db: h.db, queue })).not.toContain(stuck.jobId);
+    expect((await reconcileOnce({ db: h.db, queue })).requeued).not.toContain(stuck.jobId);
     expect(await queue.getJobCountByTypes("waiting")).toBeGreaterThanOrEqual(1);
   });
 
@@ -86,9 +110,9 @@ describe("reconciler", () => {
     const queued = await insertTrack({ ageMs: 10 * MINUTE });
     await queue.add("convert-audio", { queued: true }, { jobId: queued.jobId });
 
-    const added = await reconcileOnce({ db: h.db, queue });
+    const { requeued } = await reconcileOnce({ db: h.db, queue });
     for (const t of [young, ready, failed, sourceless, queued])
-      expect(added).not.toContain(t.jobId);
+      expect(requeued).not.toContain(t.jobId);
     expect((await queue.getJob(queued.jobId))?.data).toEqual({ queued: true });
   });
 
@@ -102,5 +126,111 @@ describe("reconciler", () => {
     const later = await insertTrack({ ageMs: 10 * MINUTE });
     await expect.poll(() => queue.getJob(later.jobId), { timeout: 5_000 }).toBeDefined();
     await reconciler.stop();
+  });
+});
+
+describe("reconciler: jobs BullMQ failed for good", () => {
+  it("marks FAILED a PROCESSING track whose job used up its attempts, with a readable reason", async () => {
+    const queue = emptyQueue();
+    const track = await insertTrack({ ageMs: 10 * MINUTE });
+    workerOn(queue, async () => {
+      throw new Error("ffmpeg failed (exit 1): /tmp/transcode-Ab12/source.mp3: Invalid data found");
+    });
+    await addJob(queue, track, { attempts: 1 });
+    await expect.poll(stateOf(queue, track), { timeout: 10_000 }).toBe("failed");
+    expect((await trackRow(track.id))?.processingStatus).toBe("PROCESSING");
+
+    const before = Date.now();
+    const result = await reconcileOnce({ db: h.db, queue });
+    expect(result.failed).toContain(track.id);
+    expect(result.requeued).not.toContain(track.jobId);
+    const row = await trackRow(track.id);
+    expect(row?.processingStatus).toBe("FAILED");
+    expect(row?.processingError).toBe("ffmpeg failed (exit 1): source.mp3: Invalid data found");
+    expect(row?.processingFinishedAt?.getTime()).toBeGreaterThanOrEqual(before - 1_000);
+
+    // Done once: the next pass has nothing left to do for it.
+    expect((await reconcileOnce({ db: h.db, queue })).failed).not.toContain(track.id);
+  });
+
+  it("marks FAILED a track whose job stalled more than allowed (the transcoder died mid-job)", async () => {
+    const queue = emptyQueue();
+    const track = await insertTrack({ ageMs: 10 * MINUTE });
+    await addJob(queue, track, { attempts: 5 });
+    // A worker takes the job and dies: its lock is never renewed and expires.
+    const dead = workerOn(queue, null as unknown as Processor, {
+      autorun: false,
+      lockDuration: 300,
+    });
+    expect((await dead.getNextJob("dead-worker"))?.id).toBe(track.jobId);
+    // Another worker's stalled check finds it; BullMQ fails it without calling the processor.
+    let called = false;
+    workerOn(
+      queue,
+      async () => {
+        called = true;
+      },
+      { stalledInterval: 300, maxStalledCount: 0 },
+    );
+    await expect.poll(stateOf(queue, track), { timeout: 10_000 }).toBe("failed");
+    expect(called).toBe(false);
+    const job = await queue.getJob(track.jobId);
+    expect(job?.attemptsMade).toBeLessThan(5);
+
+    expect((await reconcileOnce({ db: h.db, queue })).failed).toContain(track.id);
+    const row = await trackRow(track.id);
+    expect(row?.processingStatus).toBe("FAILED");
+    expect(row?.processingError).toBe(
+      "the conversion was interrupted too many times (the transcoder stopped while converting)",
+    );
+    expect(row?.processingFinishedAt).toBeInstanceOf(Date);
+  });
+
+  it("marks FAILED a track whose job failed as unrecoverable on an early attempt", async () => {
+    const queue = emptyQueue();
+    const track = await insertTrack({ ageMs: 10 * MINUTE });
+    workerOn(queue, async () => {
+      throw new UnrecoverableError("the file has no audio stream");
+    });
+    await addJob(queue, track, { attempts: 5 });
+    await expect.poll(stateOf(queue, track), { timeout: 10_000 }).toBe("failed");
+
+    expect((await reconcileOnce({ db: h.db, queue })).failed).toContain(track.id);
+    expect(await trackRow(track.id)).toMatchObject({
+      processingStatus: "FAILED",
+      processingError: "the file has no audio stream",
+    });
+  });
+
+  it("leaves PROCESSING a track whose failed attempt BullMQ will retry, and a track already READY", async () => {
+    const queue = emptyQueue();
+    const retrying = await insertTrack({ ageMs: 10 * MINUTE });
+    const ready = await insertTrack({ status: "READY", ageMs: 10 * MINUTE });
+    workerOn(queue, async () => {
+      throw new Error("temporary storage error (SlowDown)");
+    });
+    const retry = { attempts: 3, backoff: { type: "fixed", delay: 60_000 } };
+    await addJob(queue, retrying, retry);
+    await addJob(queue, ready, { attempts: 1 });
+    await expect.poll(stateOf(queue, retrying), { timeout: 10_000 }).toBe("delayed");
+    await expect.poll(stateOf(queue, ready), { timeout: 10_000 }).toBe("failed");
+
+    const { failed } = await reconcileOnce({ db: h.db, queue });
+    expect(failed).not.toContain(retrying.id);
+    expect(failed).not.toContain(ready.id);
+    expect((await trackRow(retrying.id))?.processingStatus).toBe("PROCESSING");
+    expect(await trackRow(ready.id)).toMatchObject({
+      processingStatus: "READY",
+      processingError: null,
+    });
+  });
+
+  it("turns BullMQ's and drizzle's texts into reasons an artist may read", () => {
+    expect(failedJobReason("job stalled more than allowable limit")).toMatch(/interrupted/);
+    expect(failedJobReason('Failed query: update "tracks" set "x" = $1\nparams: 1')).toBe(
+      "temporary database error",
+    );
+    expect(failedJobReason(undefined)).toBe("conversion failed");
+    expect(failedJobReason("")).toBe("conversion failed");
   });
 });

@@ -1,0 +1,81 @@
+// The ffmpeg-only figures of bench/transcode.bench.ts, built from the argv builders the job uses,
+// so (a) is exactly our HLS command and (b) differs from our job only in how the outputs are
+// split between processes.
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { hlsArgs, opusArgs } from "../../src/ffmpeg/args.ts";
+import { runFfmpeg } from "../../src/ffmpeg/run.ts";
+import { probeSource } from "../../src/probe.ts";
+import { selectRungs } from "../../src/rungs.ts";
+
+export { makeAudio } from "../support/sources.ts";
+
+const TIMEOUT_MS = 20 * 60_000;
+
+export interface BenchSource {
+  path: string;
+  /** What the job's probe finds: the same duration bound and ladder for every figure. */
+  duration: number;
+  rungs: number[];
+  codec: string;
+}
+
+export async function describeSource(path: string): Promise<BenchSource> {
+  const info = await probeSource(path, { timeoutMs: TIMEOUT_MS, maxDurationSeconds: 1800 });
+  return { path, duration: info.duration, rungs: selectRungs(info), codec: info.codec };
+}
+
+/** A fresh output folder with the `hls/<rung>` and `audio` folders the runs write into. */
+async function outputFolder(workRoot: string, rungs: readonly number[]): Promise<string> {
+  const outDir = await mkdtemp(join(workRoot, "out-"));
+  await Promise.all(rungs.map((r) => mkdir(join(outDir, "hls", String(r)), { recursive: true })));
+  await mkdir(join(outDir, "audio"));
+  return outDir;
+}
+
+async function timed(
+  workRoot: string,
+  source: BenchSource,
+  runs: (outDir: string) => Promise<void>,
+) {
+  const outDir = await outputFolder(workRoot, source.rungs);
+  try {
+    const started = performance.now();
+    await runs(outDir);
+    return performance.now() - started;
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
+
+/** (a) The single HLS ffmpeg run of the job (hlsArgs), alone. Milliseconds. */
+export function bareHls(workRoot: string, source: BenchSource): Promise<number> {
+  return timed(workRoot, source, async (outDir) => {
+    const { args, cwd } = hlsArgs({ source: source.path, outDir, ...pick(source) });
+    await runFfmpeg(args, { cwd, timeoutMs: TIMEOUT_MS });
+  });
+}
+
+/**
+ * (b) One ffmpeg process per output, one after another: each HLS rendition alone (hlsArgs with
+ * one rung), each Opus file alone (opusArgs with one rung, its loudness output cut off), then the
+ * loudness scan alone (opusArgs with no rung). Milliseconds.
+ */
+export function naivePipeline(workRoot: string, source: BenchSource): Promise<number> {
+  return timed(workRoot, source, async (outDir) => {
+    const base = { source: source.path, outDir, duration: source.duration };
+    for (const rung of source.rungs) {
+      const { args, cwd } = hlsArgs({ ...base, rungs: [rung] });
+      await runFfmpeg(args, { cwd, timeoutMs: TIMEOUT_MS });
+    }
+    for (const rung of source.rungs) {
+      const args = opusArgs({ ...base, rungs: [rung] });
+      // The loudness scan is the last output: it starts at the last `-map`.
+      const scanStart = args.lastIndexOf("-map");
+      await runFfmpeg(args.slice(0, scanStart), { timeoutMs: TIMEOUT_MS });
+    }
+    await runFfmpeg(opusArgs({ ...base, rungs: [] }), { timeoutMs: TIMEOUT_MS });
+  });
+}
+
+const pick = ({ duration, rungs }: BenchSource) => ({ duration, rungs });
