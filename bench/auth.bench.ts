@@ -12,13 +12,13 @@
 //    address and per email, so each request has its own address and email to stay clear of the
 //    limits).
 // BENCH_N (hashes per figure, default 100) and BENCH_SECONDS (per load run, default 10).
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { migrate } from "@edge-music/db/migrate";
-import { freePort, startDevWorker, startInfra } from "@edge-music/stack";
+import { startDevWorker, startInfra, startStackWorker } from "@edge-music/stack";
 import { drive, type LoadResult } from "./support/load.ts";
 import { childProcesses, cpuNs } from "./support/proc-cpu.ts";
 import { report } from "./support/stats.ts";
@@ -105,32 +105,7 @@ async function loginsOnTheLocalStack(tmp: string): Promise<void> {
   const infra = await startInfra();
   stops.push(infra.stop);
   await migrate(infra.databaseUrl);
-  const port = await freePort();
-  const vars = {
-    DATABASE_URL: infra.databaseUrl,
-    NEON_WS_PROXY: infra.neonWsProxy,
-    REDIS_URL: infra.redisUrl,
-    PUBLIC_BASE_URL: `http://localhost:${port}`,
-    FRONTEND_URL: "http://localhost:5173",
-    LOG_LEVEL: "warn",
-    JWT_SECRET: randomBytes(32).toString("base64url"),
-    ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-    STORAGE_DRIVER: "s3",
-    S3_ENDPOINT: infra.s3.endpoint,
-    S3_REGION: infra.s3.region,
-    S3_BUCKET: infra.s3.bucket,
-    S3_ACCESS_KEY_ID: infra.s3.accessKeyId,
-    S3_SECRET_ACCESS_KEY: infra.s3.secretAccessKey,
-  };
-  const envFile = join(tmp, "worker.env");
-  const lines = Object.entries(vars).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
-  await writeFile(envFile, `${lines.join("\n")}\n`, { mode: 0o600 });
-  const dev = await startDevWorker({
-    config: rootConfig,
-    port,
-    envFile,
-    persistTo: join(tmp, "worker-state"),
-  });
+  const dev = await startStackWorker(infra, { tmp });
   stops.push(dev.stop);
 
   const post = (path: string, body: object, ip: string) =>

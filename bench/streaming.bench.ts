@@ -20,7 +20,7 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { migrate } from "@edge-music/db/migrate";
-import { freePort, type Infra, startDevWorker, startInfra } from "@edge-music/stack";
+import { type Infra, startInfra, startStackWorker } from "@edge-music/stack";
 // Relative: the contracts package is not a dependency of the root (zod resolves from its folder).
 import { trackKeys } from "../contracts/src/audio-processing.ts";
 import { drive } from "./support/load.ts";
@@ -211,32 +211,7 @@ async function hammer(options: LoadOptions): Promise<Hammered> {
 }
 
 async function startWorker(infra: Infra, tmp: string) {
-  const port = await freePort();
-  const vars = {
-    DATABASE_URL: infra.databaseUrl,
-    NEON_WS_PROXY: infra.neonWsProxy,
-    REDIS_URL: infra.redisUrl,
-    PUBLIC_BASE_URL: `http://localhost:${port}`,
-    FRONTEND_URL: "http://localhost:5173",
-    LOG_LEVEL: "warn",
-    JWT_SECRET: randomBytes(32).toString("base64url"),
-    ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-    STORAGE_DRIVER: "s3",
-    S3_ENDPOINT: infra.s3.endpoint,
-    S3_REGION: infra.s3.region,
-    S3_BUCKET: infra.s3.bucket,
-    S3_ACCESS_KEY_ID: infra.s3.accessKeyId,
-    S3_SECRET_ACCESS_KEY: infra.s3.secretAccessKey,
-  };
-  const envFile = join(tmp, "worker.env");
-  const lines = Object.entries(vars).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
-  await writeFile(envFile, `${lines.join("\n")}\n`, { mode: 0o600 });
-  const dev = await startDevWorker({
-    config: join(root, "wrangler.toml"),
-    port,
-    envFile,
-    persistTo: join(tmp, "worker-state"),
-  });
+  const dev = await startStackWorker(infra, { tmp });
   stops.push(dev.stop);
   return dev;
 }

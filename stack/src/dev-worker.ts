@@ -2,7 +2,12 @@
 // dev-worker-main.ts) in a child process group of its own: stopping it stops the workerd processes
 // too, and nothing in it can end the caller's process before the caller has stopped what else it
 // started.
+import { randomBytes } from "node:crypto";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { InfraInfo } from "./infra.ts";
+import { freePort } from "./ports.ts";
 import { startProcess } from "./process.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -62,4 +67,46 @@ export async function startDevWorker(options: DevWorkerOptions): Promise<DevWork
     throw new Error(`the Worker did not start (${started}):\n${output.join("\n")}`);
   }
   return { url: started, pid: proc.child.pid ?? 0, stop: () => proc.stop() };
+}
+
+/** The Worker's variables against a local stack: S3 storage and secrets made for this run. */
+export function stackWorkerVars(infra: InfraInfo, publicBaseUrl: string): Record<string, string> {
+  return {
+    DATABASE_URL: infra.databaseUrl,
+    NEON_WS_PROXY: infra.neonWsProxy,
+    REDIS_URL: infra.redisUrl,
+    PUBLIC_BASE_URL: publicBaseUrl,
+    FRONTEND_URL: "http://localhost:5173",
+    LOG_LEVEL: "warn",
+    JWT_SECRET: randomBytes(32).toString("base64url"),
+    ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    STORAGE_DRIVER: "s3",
+    S3_ENDPOINT: infra.s3.endpoint,
+    S3_REGION: infra.s3.region,
+    S3_BUCKET: infra.s3.bucket,
+    S3_ACCESS_KEY_ID: infra.s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: infra.s3.secretAccessKey,
+  };
+}
+
+/**
+ * wrangler.toml's Worker against a local stack, on a free port: its variables go to an env file
+ * in `tmp` (so the repository's .dev.vars is not read) and its local state under `tmp` too.
+ */
+export async function startStackWorker(
+  infra: InfraInfo,
+  options: { tmp: string; log?: (line: string) => void },
+): Promise<DevWorker> {
+  const port = await freePort();
+  const vars = stackWorkerVars(infra, `http://127.0.0.1:${port}`);
+  const envFile = join(options.tmp, "worker.env");
+  const text = Object.entries(vars).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
+  await writeFile(envFile, `${text.join("\n")}\n`, { mode: 0o600 });
+  return await startDevWorker({
+    config: join(root, "wrangler.toml"),
+    port,
+    envFile,
+    persistTo: join(options.tmp, "worker-state"),
+    ...(options.log ? { log: options.log } : {}),
+  });
 }

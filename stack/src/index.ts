@@ -1,4 +1,10 @@
-export { type DevWorker, type DevWorkerOptions, startDevWorker } from "./dev-worker.ts";
+export {
+  type DevWorker,
+  type DevWorkerOptions,
+  stackWorkerVars,
+  startDevWorker,
+  startStackWorker,
+} from "./dev-worker.ts";
 export { type Infra, type InfraInfo, type InfraOptions, startInfra } from "./infra.ts";
 export { type LogFn, lineSplitter, silent } from "./log.ts";
 export { freePort, waitForPort } from "./ports.ts";

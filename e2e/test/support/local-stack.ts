@@ -1,16 +1,14 @@
-import { randomBytes } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { migrate } from "@edge-music/db/migrate";
 import {
-  freePort,
   type Infra,
   type ManagedProcess,
-  startDevWorker,
   startInfra,
   startProcess,
+  startStackWorker,
 } from "@edge-music/stack";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
@@ -46,16 +44,7 @@ export async function startLocalStack(): Promise<LocalStack> {
     const transcoder = startTranscoderProcess(infra, tail.add("transcoder"));
     stops.push(() => transcoder.stop(15_000));
 
-    const port = await freePort();
-    const envFile = join(tmp, "worker.env");
-    await writeFile(envFile, envFileText(workerVars(infra, port)), { mode: 0o600 });
-    const worker = await startDevWorker({
-      config: join(root, "wrangler.toml"),
-      port,
-      envFile,
-      persistTo: join(tmp, "worker-state"),
-      log: tail.add("worker"),
-    });
+    const worker = await startStackWorker(infra, { tmp, log: tail.add("worker") });
     stops.push(worker.stop);
     // The transcoder validates its configuration at start: a bad one must fail here, not as a
     // track that never converts.
@@ -67,31 +56,6 @@ export async function startLocalStack(): Promise<LocalStack> {
     await stopAll();
     throw error;
   }
-}
-
-function workerVars(infra: Infra, port: number): Record<string, string> {
-  return {
-    DATABASE_URL: infra.databaseUrl,
-    NEON_WS_PROXY: infra.neonWsProxy,
-    REDIS_URL: infra.redisUrl,
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    FRONTEND_URL: "http://localhost:5173",
-    LOG_LEVEL: "warn",
-    JWT_SECRET: randomBytes(32).toString("base64url"),
-    ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-    STORAGE_DRIVER: "s3",
-    S3_ENDPOINT: infra.s3.endpoint,
-    S3_REGION: infra.s3.region,
-    S3_BUCKET: infra.s3.bucket,
-    S3_ACCESS_KEY_ID: infra.s3.accessKeyId,
-    S3_SECRET_ACCESS_KEY: infra.s3.secretAccessKey,
-  };
-}
-
-function envFileText(vars: Record<string, string>): string {
-  return `${Object.entries(vars)
-    .map(([key, value]) => `${key}=${JSON.stringify(value)}`)
-    .join("\n")}\n`;
 }
 
 /** `node --import tsx transcoder/src/main.ts`, configured from its environment as in production. */
