@@ -2,21 +2,12 @@
 // seeding, so that the two never share the CPUs) the real Worker, and accounts signed in to it.
 // Everything started is stopped in reverse order, on success, on failure and on Ctrl-C, as in
 // auth.bench.ts.
-import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { migrate } from "@edge-music/db/migrate";
-import {
-  type DevWorker,
-  freePort,
-  type Infra,
-  startDevWorker,
-  startInfra,
-} from "@edge-music/stack";
-
-const rootConfig = fileURLToPath(new URL("../../wrangler.toml", import.meta.url));
+import { type DevWorker, type Infra, startInfra, startStackWorker } from "@edge-music/stack";
 
 export interface Lifecycle {
   /** Registers what stops a started part; parts stop in reverse order. */
@@ -50,32 +41,7 @@ export async function startMigratedInfra(life: Lifecycle): Promise<Infra> {
 
 /** The Worker of wrangler.toml against the stack (STORAGE_DRIVER=s3), as auth.bench.ts runs it. */
 export async function startWorker(life: Lifecycle, infra: Infra): Promise<DevWorker> {
-  const port = await freePort();
-  const vars = {
-    DATABASE_URL: infra.databaseUrl,
-    NEON_WS_PROXY: infra.neonWsProxy,
-    REDIS_URL: infra.redisUrl,
-    PUBLIC_BASE_URL: `http://localhost:${port}`,
-    FRONTEND_URL: "http://localhost:5173",
-    LOG_LEVEL: "warn",
-    JWT_SECRET: randomBytes(32).toString("base64url"),
-    ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-    STORAGE_DRIVER: "s3",
-    S3_ENDPOINT: infra.s3.endpoint,
-    S3_REGION: infra.s3.region,
-    S3_BUCKET: infra.s3.bucket,
-    S3_ACCESS_KEY_ID: infra.s3.accessKeyId,
-    S3_SECRET_ACCESS_KEY: infra.s3.secretAccessKey,
-  };
-  const envFile = join(life.tmp, "worker.env");
-  const lines = Object.entries(vars).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
-  await writeFile(envFile, `${lines.join("\n")}\n`, { mode: 0o600 });
-  const worker = await startDevWorker({
-    config: rootConfig,
-    port,
-    envFile,
-    persistTo: join(life.tmp, "worker-state"),
-  });
+  const worker = await startStackWorker(infra, { tmp: life.tmp });
   life.defer(worker.stop);
   return worker;
 }
