@@ -29,6 +29,9 @@ export interface Playlist {
 
 export type PlaylistSummary = Omit<Playlist, "tracks">;
 
+/** The playlist's track ids, in its order. */
+export const idsOf = (playlist: Playlist) => playlist.tracks.map((t) => t.id);
+
 export interface OwnPlaylist {
   id: string;
   title: string;

@@ -8,14 +8,13 @@ import {
   BASE,
   createPlaylist,
   expectJson,
+  idsOf,
   type Playlist,
   readyTracks,
 } from "./helpers.ts";
 
 const anyone = () => new Client();
 const missingId = () => crypto.randomUUID();
-const idsOf = (playlist: Playlist) => playlist.tracks.map((t) => t.id);
-
 describe("GET /playlists/:id", () => {
   it("shows a public playlist to everyone, signed in or not", async () => {
     const owner = await registerAccount("user");

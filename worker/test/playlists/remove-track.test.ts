@@ -6,11 +6,10 @@ import {
   BASE,
   createPlaylist,
   expectJson,
+  idsOf,
   type Playlist,
   readyTracks,
 } from "./helpers.ts";
-
-const idsOf = (playlist: Playlist) => playlist.tracks.map((t) => t.id);
 
 describe("DELETE /playlists/:id/tracks/:trackId", () => {
   it("removes one track, keeps the others' order, and answers the playlist", async () => {

@@ -9,11 +9,10 @@ import {
   BASE,
   createPlaylist,
   expectJson,
+  idsOf,
   type Playlist,
   readyTracks,
 } from "./helpers.ts";
-
-const idsOf = (playlist: Playlist) => playlist.tracks.map((t) => t.id);
 
 describe("POST /playlists/:id/tracks", () => {
   it("appends in the given order, keeps order across adds, and answers the full list", async () => {
