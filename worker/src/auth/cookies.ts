@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { CookieOptions } from "hono/utils/cookie";
 import type { Env } from "../env.ts";
+import { UnauthorizedError } from "../errors/app-error.ts";
 import { KIND_TABLES, type PrincipalKind } from "./kinds.ts";
 import { ACCESS_TTL_SECONDS, REFRESH_TTL_SECONDS } from "./tokens.ts";
 
@@ -58,6 +59,40 @@ export function clearSessionCookies(c: Context, env: Env, kind: PrincipalKind) {
 }
 
 export const readCookie = (c: Context, name: string) => getCookie(c, name);
+
+/**
+ * Every value the Cookie header holds for `name`, in order. Browsers send one per cookie whose
+ * path and domain match, so a sibling subdomain can add its own beside ours ("cookie tossing").
+ */
+export function readCookieValues(c: Context, name: string): string[] {
+  const values: string[] = [];
+  for (const pair of (c.req.header("cookie") ?? "").split(";")) {
+    const eq = pair.indexOf("=");
+    if (eq === -1 || pair.slice(0, eq).trim() !== name) continue;
+    const value = pair.slice(eq + 1).trim();
+    values.push(
+      value.length > 1 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value,
+    );
+  }
+  return values;
+}
+
+/**
+ * A session cookie (access or refresh token), refused when the header holds it more than once.
+ * The header says nothing about where a cookie came from, only its order (longest path first), so
+ * a tossed cookie can come first: taking the first would sign the victim into the tosser's
+ * account (their uploads and playlists land there), taking the last the other way round. Neither
+ * is safe, so a duplicate is a 401 and neither token is used. Callers must not clear cookies on
+ * this error: that would delete only our own cookie and leave the tossed one.
+ */
+export function readSessionCookie(c: Context, name: string): string | undefined {
+  if (readCookieValues(c, name).length > 1) {
+    throw new UnauthorizedError(
+      `The request carries more than one ${name} cookie, and one was not set by this service. Remove this site's cookies and sign in again.`,
+    );
+  }
+  return getCookie(c, name);
+}
 
 /** Short-lived helper cookies (OAuth state, a sign-in pending its second factor). */
 export function setFlowCookie(

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { ForbiddenError, UnauthorizedError } from "../errors/app-error.ts";
-import { ACCESS_COOKIE, readCookie } from "./cookies.ts";
+import { ACCESS_COOKIE, readCookieValues, readSessionCookie } from "./cookies.ts";
 import type { PrincipalKind } from "./kinds.ts";
 import { findLiveSession } from "./sessions.ts";
 import { isSessionClaims, verifyToken } from "./tokens.ts";
@@ -20,7 +20,7 @@ export interface Principal {
  * revoked session takes effect at once, not when the 5-minute token expires.
  */
 export async function authenticate(c: Context<AppEnv>): Promise<Principal> {
-  const token = readCookie(c, ACCESS_COOKIE);
+  const token = readSessionCookie(c, ACCESS_COOKIE);
   if (!token) throw new UnauthorizedError("Sign in to continue: no access token.");
   const env = c.get("env");
   const now = new Date();
@@ -44,7 +44,7 @@ export async function authenticate(c: Context<AppEnv>): Promise<Principal> {
  * unfinished resource for a missing one.
  */
 export async function optionalPrincipal(c: Context<AppEnv>): Promise<Principal | null> {
-  if (!readCookie(c, ACCESS_COOKIE)) return null;
+  if (readCookieValues(c, ACCESS_COOKIE).every((value) => value === "")) return null;
   return await authenticate(c);
 }
 

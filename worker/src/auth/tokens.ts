@@ -48,7 +48,8 @@ export async function signToken(
 
 /**
  * Verifies signature (HS256 only: `alg: none` and asymmetric algorithms are refused), issuer,
- * audience and expiry. Every failure is a 401; the detail says "expired" when that is the reason.
+ * audience, expiry and not-before. A token without `exp` is refused too: jose would take it as
+ * never expiring. Every failure is a 401; the detail says "expired" when that is the reason.
  */
 export async function verifyToken<T extends Record<string, unknown>>(
   secret: string,
@@ -61,6 +62,7 @@ export async function verifyToken<T extends Record<string, unknown>>(
       algorithms: [ALGORITHM],
       issuer: ISSUER,
       audience: `${ISSUER}:${type}`,
+      requiredClaims: ["exp", "iat"],
       currentDate: now,
     });
     return payload as unknown as T;

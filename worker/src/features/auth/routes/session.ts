@@ -1,8 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import {
+  ACCESS_COOKIE,
   clearSessionCookies,
   REFRESH_COOKIE,
-  readCookie,
+  readCookieValues,
+  readSessionCookie,
   setSessionCookies,
 } from "../../../auth/cookies.ts";
 import { requirePrincipal } from "../../../auth/guard.ts";
@@ -103,8 +105,10 @@ export function sessionRoutes(kind: PrincipalKind) {
     })
     .openapi(refreshRoute, async (c) => {
       const ctx = authContext(c);
+      // Read before the try: a duplicate (tossed) cookie must not make us clear our own one.
+      const refreshToken = readSessionCookie(c, REFRESH_COOKIE);
       try {
-        const tokens = await rotateSession(ctx, kind, readCookie(c, REFRESH_COOKIE));
+        const tokens = await rotateSession(ctx, kind, refreshToken);
         setSessionCookies(c, ctx.env, kind, tokens);
       } catch (error) {
         clearSessionCookies(c, ctx.env, kind);
@@ -115,11 +119,12 @@ export function sessionRoutes(kind: PrincipalKind) {
     })
     .openapi(logoutRoute, async (c) => {
       const ctx = authContext(c);
-      const sessionId = await presentedSession(ctx.env.JWT_SECRET, kind, [
-        ["access", readCookie(c, "access_token")],
-        ["refresh", readCookie(c, REFRESH_COOKIE)],
+      // Every value, not the first: a cookie tossed beside ours must not save our session.
+      const sessionIds = await presentedSessions(ctx.env.JWT_SECRET, kind, [
+        ...readCookieValues(c, ACCESS_COOKIE).map((token) => ["access", token] as const),
+        ...readCookieValues(c, REFRESH_COOKIE).map((token) => ["refresh", token] as const),
       ]);
-      if (sessionId) await endSession(ctx.db, kind, sessionId);
+      for (const sessionId of sessionIds) await endSession(ctx.db, kind, sessionId);
       clearSessionCookies(c, ctx.env, kind);
       return c.body(null, 204);
     })
@@ -145,19 +150,21 @@ export function meRoutes(kind: PrincipalKind) {
 }
 
 /**
- * The session a sign-out means: from a valid access token, else from a valid refresh token
- * (an expired access token must not keep anyone from signing out). Expiry is ignored: a token
- * past its lifetime still names its session, and deleting that is always safe.
+ * The sessions a sign-out means: those named by any valid access or refresh token presented (an
+ * expired access token must not keep anyone from signing out). Expiry is ignored: a token past
+ * its lifetime still names its session, and ending a session whose signed token one holds is
+ * always safe.
  */
-async function presentedSession(
+async function presentedSessions(
   secret: string,
   kind: PrincipalKind,
-  candidates: Array<["access" | "refresh", string | undefined]>,
-): Promise<string | null> {
+  candidates: ReadonlyArray<readonly ["access" | "refresh", string]>,
+): Promise<Set<string>> {
+  const sessionIds = new Set<string>();
   for (const [type, token] of candidates) {
     if (!token) continue;
     const claims = await verifyToken(secret, type, token, new Date(0)).catch(() => null);
-    if (claims && isSessionClaims(claims) && claims.kind === kind) return claims.sid;
+    if (claims && isSessionClaims(claims) && claims.kind === kind) sessionIds.add(claims.sid);
   }
-  return null;
+  return sessionIds;
 }
