@@ -80,7 +80,13 @@ export async function* parseMultipartStream(
   let buf: Uint8Array = CRLF;
   let ended = false;
   const more = async () => {
-    const { done, value } = await reader.read();
+    // A body that fails while it is read (the client's connection broke) is the client's
+    // incomplete request, a 400 like a body that ends early, not a fault of ours (500).
+    const { done, value } = await reader.read().catch((error: unknown) => {
+      throw new MalformedRequestError("The request body broke off before its end.", {
+        cause: error,
+      });
+    });
     if (done) ended = true;
     else buf = concat(buf, value);
     return !done;
@@ -110,13 +116,18 @@ export async function* parseMultipartStream(
       await need(2);
       if (buf[0] === 45 && buf[1] === 45) return; // "--": the closing delimiter
       // Transport padding after the delimiter is allowed; then CRLF.
-      const crlf = await find(CRLF, () => {
+      const garbage = () => {
         throw new MalformedRequestError("Garbage after a multipart boundary.");
-      });
+      };
+      const crlf = await find(CRLF, garbage);
+      // `find` bounds only the waiting; what arrived in one chunk is bounded here.
+      if (crlf > MAX_HEADER_BYTES) garbage();
       buf = buf.slice(crlf + 2);
-      const end = await find(HEADER_END, () => {
+      const headersTooLong = () => {
         throw new MalformedRequestError("A multipart part's headers are too long.");
-      });
+      };
+      const end = await find(HEADER_END, headersTooLong);
+      if (end > MAX_HEADER_BYTES) headersTooLong();
       if (++parts > (options.maxParts ?? 16))
         throw new MalformedRequestError("Too many multipart parts.");
       const headers = parseHeaders(new TextDecoder().decode(buf.subarray(0, end)));

@@ -137,7 +137,10 @@ export async function readUpload(
         break;
       }
       default:
-        throw new MalformedRequestError(`Unknown multipart field "${part.name.slice(0, 40)}".`);
+        // The name is the client's: echoed only as safe characters (no markup, controls, bidi).
+        throw new MalformedRequestError(
+          `Unknown multipart field "${part.name.slice(0, 40).replace(/[^\w.-]/g, "?")}".`,
+        );
     }
   }
   return form;
