@@ -7,6 +7,14 @@ import { z } from "zod";
  */
 export const AUDIO_PROCESSING_QUEUE = "audio-processing";
 
+/**
+ * BullMQ's key prefix for the conversion queue (keys are `<prefix>:<queue>:<suffix>`). The braces
+ * are a Redis Cluster hash tag: only `audio-processing` is hashed, so every key of the queue lands
+ * in one slot, which BullMQ's multi-key Lua scripts require (else CROSSSLOT). Harmless on a single
+ * Redis. Both sides must use it: a queue under another prefix is another queue (ADR 0005).
+ */
+export const AUDIO_PROCESSING_QUEUE_PREFIX = "{audio-processing}";
+
 /** Spec: 5 attempts, exponential backoff from 5 s; completed jobs kept 1 h (≤ 1000), failed 7 days (≤ 5000). */
 export const AUDIO_PROCESSING_JOB_OPTIONS = {
   attempts: 5,

@@ -1,1 +1,2 @@
 export * from "./audio-processing.ts";
+export * from "./redis-url.ts";

@@ -1,13 +1,31 @@
 import { describe, expect, it } from "vitest";
 import {
   AUDIO_PROCESSING_JOB_OPTIONS,
+  AUDIO_PROCESSING_QUEUE,
+  AUDIO_PROCESSING_QUEUE_PREFIX,
   AudioJobPayload,
   audioJobId,
   sanitizeFileName,
   trackKeys,
 } from "../src/index.ts";
 
+/** What Redis Cluster hashes: the text between the first `{` and the next `}`, if not empty. */
+function hashedPart(key: string): string {
+  const open = key.indexOf("{");
+  const close = key.indexOf("}", open + 1);
+  return open >= 0 && close > open + 1 ? key.slice(open + 1, close) : key;
+}
+
 describe("the conversion job contract", () => {
+  it("puts every key of the queue in one Redis Cluster slot (a hash-tag prefix)", () => {
+    const jobId = audioJobId("0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192", "a.mp3");
+    // BullMQ's keys are <prefix>:<queue>:<suffix>; a script touches several at once.
+    const keys = ["wait", "active", "meta", "events", jobId, `${jobId}:lock`].map(
+      (suffix) => `${AUDIO_PROCESSING_QUEUE_PREFIX}:${AUDIO_PROCESSING_QUEUE}:${suffix}`,
+    );
+    expect(new Set(keys.map(hashedPart))).toEqual(new Set(["audio-processing"]));
+  });
+
   it("names jobs convert-audio-<trackId>-<sourceFileName>", () => {
     const id = "0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192";
     expect(audioJobId(id, "My Song.mp3")).toBe(`convert-audio-${id}-My_Song.mp3`);

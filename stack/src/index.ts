@@ -9,6 +9,7 @@ export { type Infra, type InfraInfo, type InfraOptions, startInfra } from "./inf
 export { type LogFn, lineSplitter, silent } from "./log.ts";
 export { freePort, waitForPort } from "./ports.ts";
 export { type ManagedProcess, startProcess } from "./process.ts";
+export { type RedisClusterHandle, startRedisCluster } from "./redis-cluster.ts";
 export type { S3Config } from "./s3.ts";
 export {
   OAUTH_PROVIDERS,

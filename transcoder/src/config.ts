@@ -1,10 +1,18 @@
+import { AUDIO_PROCESSING_QUEUE, parseRedisUrl } from "@edge-music/contracts";
 import { z } from "zod";
 
 const ConfigSchema = z.object({
-  REDIS_URL: z.url(),
+  /** `redis[s]://` for one server, `redis[s]+cluster://<seed node>` for a Redis Cluster. */
+  REDIS_URL: z.string().superRefine((value, ctx) => {
+    try {
+      parseRedisUrl(value);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message });
+    }
+  }),
   DATABASE_URL: z.url(),
   NEON_WS_PROXY: z.url().optional(),
-  QUEUE_NAME: z.string().min(1).default("audio-processing"),
+  QUEUE_NAME: z.string().min(1).default(AUDIO_PROCESSING_QUEUE),
   CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
   S3_ENDPOINT: z.url().optional(),

@@ -1,11 +1,11 @@
+import { AUDIO_PROCESSING_QUEUE_PREFIX, parseRedisUrl } from "@edge-music/contracts";
 import { createDb } from "@edge-music/db/node";
 import { Queue } from "bullmq";
-import IORedis from "ioredis";
 import { loadConfig } from "./config.ts";
 import { log } from "./log.ts";
 import { createProcessor } from "./processor.ts";
 import { startReconciler } from "./reconcile.ts";
-import { startTranscoder } from "./service.ts";
+import { connectRedis, startTranscoder } from "./service.ts";
 import { createStorage } from "./storage.ts";
 
 const config = loadConfig();
@@ -20,17 +20,25 @@ const storage = createStorage({
 const processor = createProcessor({ db: database.db, storage, config });
 const transcoder = startTranscoder(config, processor);
 // The reconciler only adds jobs: a plain connection (fail fast, unlike the worker's).
-const queueConnection = new IORedis(config.REDIS_URL);
+const queueConnection = connectRedis(config.REDIS_URL, { blocking: false });
 queueConnection.on("error", (error) =>
   log.warn("queue connection error", { error: error.message }),
 );
-const queue = new Queue(config.QUEUE_NAME, { connection: queueConnection });
+const queue = new Queue(config.QUEUE_NAME, {
+  connection: queueConnection,
+  prefix: AUDIO_PROCESSING_QUEUE_PREFIX,
+});
 const reconciler = startReconciler({
   db: database.db,
   queue,
   intervalMs: config.RECONCILE_INTERVAL_MS,
 });
-log.info("transcoder started", { queue: config.QUEUE_NAME, concurrency: config.CONCURRENCY });
+log.info("transcoder started", {
+  queue: config.QUEUE_NAME,
+  prefix: AUDIO_PROCESSING_QUEUE_PREFIX,
+  redis: parseRedisUrl(config.REDIS_URL).mode,
+  concurrency: config.CONCURRENCY,
+});
 
 let stopping = false;
 const shutdown = async (signal: string) => {

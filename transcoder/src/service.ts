@@ -1,5 +1,6 @@
+import { AUDIO_PROCESSING_QUEUE_PREFIX, parseRedisUrl } from "@edge-music/contracts";
 import { type Job, type Processor, Worker } from "bullmq";
-import IORedis from "ioredis";
+import IORedis, { Cluster } from "ioredis";
 import type { Config } from "./config.ts";
 import { log } from "./log.ts";
 
@@ -10,14 +11,16 @@ export interface Transcoder {
 }
 
 /**
- * The BullMQ side of the transcoder: one worker on the conversion queue, its own Redis connection
- * (`maxRetriesPerRequest: null`, as BullMQ requires for blocking commands), errors logged.
+ * The BullMQ side of the transcoder: one worker on the conversion queue (under the contract's
+ * prefix), its own Redis connection, a single server or a cluster (`maxRetriesPerRequest: null`,
+ * as BullMQ requires for blocking commands), errors logged.
  * The processor is injected; the conversion pipeline is its own module.
  */
 export function startTranscoder(config: Config, processor: Processor): Transcoder {
-  const connection = new IORedis(config.REDIS_URL, { maxRetriesPerRequest: null });
+  const connection = connectRedis(config.REDIS_URL, { blocking: true });
   const worker = new Worker(config.QUEUE_NAME, processor, {
     connection,
+    prefix: AUDIO_PROCESSING_QUEUE_PREFIX,
     concurrency: config.CONCURRENCY,
     autorun: true,
   });
@@ -52,6 +55,28 @@ export function startTranscoder(config: Config, processor: Processor): Transcode
       connection.disconnect();
     },
   };
+}
+
+/**
+ * A connection to REDIS_URL: one server (`redis[s]://`) or a Redis Cluster (`redis[s]+cluster://`,
+ * a seed node; user, password and TLS apply to every node). `blocking`: for a BullMQ Worker, whose
+ * blocking commands must wait for Redis instead of failing after a few retries.
+ */
+export function connectRedis(url: string, options: { blocking: boolean }): IORedis | Cluster {
+  const retries = options.blocking ? { maxRetriesPerRequest: null } : {};
+  const target = parseRedisUrl(url);
+  if (target.mode === "single") return new IORedis(url, retries);
+  return new Cluster([target.seed], {
+    // Hostnames go to the socket as they are, so TLS checks certificates against the name
+    // (managed clusters announce names, not addresses, when TLS is on).
+    dnsLookup: (address, callback) => callback(null, address),
+    redisOptions: {
+      ...retries,
+      ...(target.username ? { username: target.username } : {}),
+      ...(target.password ? { password: target.password } : {}),
+      ...(target.tls ? { tls: {} } : {}),
+    },
+  });
 }
 
 /** How long interrupted jobs get to record their failure before the connections are cut. */

@@ -1,3 +1,4 @@
+import { AUDIO_PROCESSING_QUEUE_PREFIX } from "@edge-music/contracts";
 import { Queue, QueueEvents } from "bullmq";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
@@ -28,8 +29,10 @@ function setup(overrides: Record<string, string> = {}) {
     ...overrides,
   });
   const connection = { url: infra.redisUrl };
-  const queue = new Queue(queueName, { connection });
-  const events = new QueueEvents(queueName, { connection });
+  // The transcoder's worker uses the contract's prefix: a queue under another one is another queue.
+  const prefix = AUDIO_PROCESSING_QUEUE_PREFIX;
+  const queue = new Queue(queueName, { connection, prefix });
+  const events = new QueueEvents(queueName, { connection, prefix });
   cleanups.push(async () => {
     await queue.obliterate({ force: true });
     await queue.close();

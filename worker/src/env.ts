@@ -1,3 +1,4 @@
+import { parseRedisUrl } from "@edge-music/contracts";
 import { z } from "zod";
 
 /** Bindings and variables as Cloudflare hands them to the Worker. */
@@ -43,7 +44,15 @@ const url = (protocols: string[]) =>
 const baseSchema = z.object({
   DATABASE_URL: url(["postgres:", "postgresql:"]),
   NEON_WS_PROXY: url(["ws:", "wss:"]).optional(),
-  REDIS_URL: url(["redis:", "rediss:"]),
+  // redis[s]:// for one server, redis[s]+cluster:// for a Redis Cluster (a seed node); see
+  // contracts' parseRedisUrl, which the transcoder reads the same way.
+  REDIS_URL: z.string().superRefine((value, ctx) => {
+    try {
+      parseRedisUrl(value);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message });
+    }
+  }),
   PUBLIC_BASE_URL: url(["http:", "https:"]),
   FRONTEND_URL: url(["http:", "https:"]),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),

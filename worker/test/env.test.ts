@@ -43,6 +43,15 @@ describe("configuration", () => {
     expect(message).not.toContain("s3cr3t-pass");
   });
 
+  it("takes a Redis Cluster as redis[s]+cluster:// and refuses what a cluster cannot honour", () => {
+    const cluster = "rediss+cluster://default:r3dis-pass@cfg.cache.example:6379";
+    expect(parseEnv({ ...valid, REDIS_URL: cluster }).REDIS_URL).toBe(cluster);
+    expect(() => parseEnv({ ...valid, REDIS_URL: "redis+cluster://h:7000/2" })).toThrow(
+      /REDIS_URL: a Redis Cluster has only database 0/,
+    );
+    expect(() => parseEnv({ ...valid, REDIS_URL: "https://h:7000" })).toThrow(/REDIS_URL/);
+  });
+
   it("requires the R2 binding when the driver is r2", () => {
     expect(() => parseEnv({ ...valid, STORAGE_DRIVER: "r2" })).toThrow(/MEDIA/);
   });

@@ -7,6 +7,7 @@ import { PutObjectCommand } from "@aws-sdk/client-s3";
 import {
   AUDIO_PROCESSING_JOB_NAME,
   AUDIO_PROCESSING_JOB_OPTIONS,
+  AUDIO_PROCESSING_QUEUE_PREFIX,
   audioJobId,
   trackKeys,
 } from "@edge-music/contracts";
@@ -55,7 +56,10 @@ export async function startJobRunner(infra: JobRunnerInfra): Promise<JobRunner> 
     QUEUE_NAME: queueName,
   });
   const transcoder = startTranscoder(config, createProcessor({ db: database.db, storage, config }));
-  const queue = new Queue(queueName, { connection: { url: infra.redisUrl } });
+  const queue = new Queue(queueName, {
+    connection: { url: infra.redisUrl },
+    prefix: AUDIO_PROCESSING_QUEUE_PREFIX,
+  });
   const username = `bench_${crypto.randomUUID().slice(0, 8)}`;
   const [artist] = await database.db
     .insert(artists)

@@ -4,6 +4,7 @@ import { ListObjectsV2Command, PutObjectCommand } from "@aws-sdk/client-s3";
 import {
   AUDIO_PROCESSING_JOB_NAME,
   AUDIO_PROCESSING_JOB_OPTIONS,
+  AUDIO_PROCESSING_QUEUE_PREFIX,
   type AudioJobPayload,
   audioJobId,
   trackKeys,
@@ -59,7 +60,10 @@ export function createHarness() {
       QUEUE_NAME: name,
       ...options.config,
     });
-    const queue = new Queue(name, { connection: { url: infra.redisUrl } });
+    const queue = new Queue(name, {
+      connection: { url: infra.redisUrl },
+      prefix: AUDIO_PROCESSING_QUEUE_PREFIX,
+    });
     const processor = createProcessor({ db, storage, config, ...options.deps });
     const transcoder = startTranscoder(config, processor);
     context.onTestFinished(async (): Promise<void> => {

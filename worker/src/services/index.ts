@@ -1,15 +1,14 @@
 import { createDb, type Database } from "@edge-music/db";
-import type Redis from "ioredis";
 import type { Env } from "../env.ts";
 import type { Logger } from "../logger.ts";
 import { describeError } from "../logger.ts";
 import { createStorage, type ObjectStorage } from "../storage/index.ts";
-import { createRequestRedis } from "./redis.ts";
+import { createRequestRedis, type RedisClient } from "./redis.ts";
 
 /** What services get: created lazily per request, closed when the response is done. */
 export interface Services {
   db(): Database;
-  redis(): Redis;
+  redis(): RedisClient;
   readonly storage: ObjectStorage;
 }
 
@@ -20,7 +19,7 @@ export interface RequestServices extends Services {
 
 export function createRequestServices(env: Env, log: Logger): RequestServices {
   let database: ReturnType<typeof createDb> | undefined;
-  let redis: Redis | undefined;
+  let redis: RedisClient | undefined;
   let storage: ObjectStorage | undefined;
   return {
     db() {

@@ -1,5 +1,9 @@
 import { env } from "cloudflare:workers";
-import { AUDIO_PROCESSING_QUEUE, audioJobId } from "@edge-music/contracts";
+import {
+  AUDIO_PROCESSING_QUEUE,
+  AUDIO_PROCESSING_QUEUE_PREFIX,
+  audioJobId,
+} from "@edge-music/contracts";
 import { tracks } from "@edge-music/db";
 import { Queue } from "bullmq";
 import { eq } from "drizzle-orm";
@@ -61,7 +65,10 @@ const post = (artist: Registered, form: FormData, overrides: Partial<Bindings> =
 
 async function jobOf(trackId: string, fileName: string) {
   const redis = createRequestRedis(testBindings().REDIS_URL ?? "");
-  const queue = new Queue(AUDIO_PROCESSING_QUEUE, { connection: redis });
+  const queue = new Queue(AUDIO_PROCESSING_QUEUE, {
+    connection: redis,
+    prefix: AUDIO_PROCESSING_QUEUE_PREFIX,
+  });
   try {
     return await queue.getJob(audioJobId(trackId, fileName));
   } finally {

@@ -1,15 +1,15 @@
 import { albums, type Database, tracks } from "@edge-music/db";
 import { and, eq } from "drizzle-orm";
-import type Redis from "ioredis";
 import { NotFoundError, ServiceUnavailableError, ValidationError } from "../../errors/app-error.ts";
 import type { Logger } from "../../logger.ts";
 import { deleteMedia, type Image, storeImage } from "../../media/images.ts";
 import { enqueueConversion } from "../../services/queue.ts";
+import type { RedisClient } from "../../services/redis.ts";
 import type { ObjectStorage } from "../../storage/index.ts";
 
 export interface UploadContext {
   db: Database;
-  redis(): Redis;
+  redis(): RedisClient;
   storage: ObjectStorage;
   log: Logger;
 }
