@@ -12,6 +12,7 @@ import {
   keysWhere,
   mp3,
   multipart,
+  objectsHolding,
   postUpload,
   textPart,
   trackRowsOf,
@@ -27,17 +28,6 @@ const ZIP = concat([new Uint8Array([0x50, 0x4b, 0x03, 0x04, 20, 0, 0, 0]), text(
 
 /** Bytes with a unique tail, so an object made from them can be found in the bucket. */
 const unique = (bytes: Uint8Array) => concat([bytes, text(`<!-- ${crypto.randomUUID()} -->`)]);
-
-/** Objects under `prefix` whose bytes are exactly `bytes` (a refused upload must leave none). */
-async function objectsHolding(prefix: string, bytes: Uint8Array) {
-  const found: string[] = [];
-  for (const key of await keysWhere(prefix, () => true)) {
-    const object = await bucket().get(key);
-    if (!object || object.size !== bytes.length) continue;
-    if (new Uint8Array(await object.arrayBuffer()).every((b, i) => b === bytes[i])) found.push(key);
-  }
-  return found;
-}
 
 describe("POST /api/v1/tracks: polyglot audio", () => {
   it("MP3 with HTML, ZIP and PNG inside is audio: stored as audio/mpeg whatever the part claims", async () => {

@@ -103,3 +103,20 @@ export async function keysWhere(prefix: string, match: (key: string) => boolean)
 
 export const trackRowsOf = (artistId: string) =>
   withDb((db) => db.select().from(tracks).where(eq(tracks.artistId, artistId)));
+
+/** Objects under `prefix` whose bytes are exactly `bytes` (a refused upload must leave none). */
+export async function objectsHolding(prefix: string, bytes: Uint8Array) {
+  const found: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await bucket().list({ prefix, ...(cursor ? { cursor } : {}) });
+    for (const { key, size } of page.objects) {
+      if (size !== bytes.length) continue;
+      const object = await bucket().get(key);
+      const stored = new Uint8Array((await object?.arrayBuffer()) ?? new ArrayBuffer(0));
+      if (stored.length === bytes.length && stored.every((b, i) => b === bytes[i])) found.push(key);
+    }
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+  return found;
+}
