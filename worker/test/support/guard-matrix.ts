@@ -15,6 +15,18 @@ export interface ProtectedRoute {
   body?: unknown;
   /** (owner) routes: another account of the same kind must get 403. */
   owned?: boolean;
+  /** The test title when `path` is a function (default "(owned)"). */
+  name?: string;
+}
+
+export interface GuardMatrixOptions {
+  /**
+   * "per-route": the accounts whose tokens are forged or presented are registered once per route
+   * and shared by its rejection cases (which never reach a handler), so that a matrix over the
+   * whole route table stays fast. The case that passes the guard always gets a fresh owner, as it
+   * may change its account. Default "per-test": fresh accounts in every case.
+   */
+  accounts?: "per-test" | "per-route";
 }
 
 const secret = () => (env as Bindings).JWT_SECRET ?? "";
@@ -31,10 +43,14 @@ const claimsOf = (token: string) =>
  * signed with another key, a refresh token in the access cookie → 401; a valid session of the
  * other kind → 403; for (owner) routes, another account of the same kind → 403.
  */
-export function describeGuardMatrix(routes: ProtectedRoute[]): void {
+export function describeGuardMatrix(
+  routes: ProtectedRoute[],
+  options: GuardMatrixOptions = {},
+): void {
   describe.each(
     routes.map(
-      (r) => [`${r.method} ${typeof r.path === "string" ? r.path : "(owned)"}`, r] as const,
+      (r) =>
+        [`${r.method} ${r.name ?? (typeof r.path === "string" ? r.path : "(owned)")}`, r] as const,
     ),
   )("guards of %s", (_name, route) => {
     const call = async (owner: Registered, cookie: string | undefined) => {
@@ -46,8 +62,20 @@ export function describeGuardMatrix(routes: ProtectedRoute[]): void {
         cookie === undefined ? {} : { cookie },
       );
     };
+    const shared = new Map<string, Promise<Registered>>();
+    /** An account of `kind` for the rejection cases; `role` names it within the route. */
+    const account = (kind: PrincipalKind, role: string) => {
+      if (options.accounts !== "per-route") return registerAccount(kind);
+      const key = `${kind}:${role}`;
+      let registered = shared.get(key);
+      if (!registered) {
+        registered = registerAccount(kind);
+        shared.set(key, registered);
+      }
+      return registered;
+    };
     const unauthorized = async (make: (owner: Registered) => Promise<string | undefined>) => {
-      const owner = await registerAccount(route.kind);
+      const owner = await account(route.kind, "owner");
       await expectProblem(await call(owner, await make(owner)), 401, "UNAUTHORIZED");
     };
     const access = (owner: Registered) => owner.client.jar.get("access_token") ?? "";
@@ -65,7 +93,7 @@ export function describeGuardMatrix(routes: ProtectedRoute[]): void {
     it("401 with a tampered payload", () =>
       unauthorized(async (owner) => {
         const [header, , signature] = access(owner).split(".");
-        const other = await registerAccount(route.kind);
+        const other = await account(route.kind, "stranger");
         const payload = b64url({ ...claimsOf(access(owner)), sub: other.id });
         return `access_token=${header}.${payload}.${signature}`;
       }));
@@ -93,8 +121,8 @@ export function describeGuardMatrix(routes: ProtectedRoute[]): void {
       unauthorized(async (owner) => `access_token=${owner.client.jar.get("refresh_token")}`));
 
     it("403 with a valid session of the other kind", async () => {
-      const owner = await registerAccount(route.kind);
-      const other = await registerAccount(route.kind === "user" ? "artist" : "user");
+      const owner = await account(route.kind, "owner");
+      const other = await account(route.kind === "user" ? "artist" : "user", "other kind");
       const response = await call(owner, `access_token=${access(other)}`);
       await expectProblem(response, 403, "FORBIDDEN");
     });

@@ -5,13 +5,7 @@ import { isMultipart } from "../../media/form.ts";
 import { readImage } from "../../media/images.ts";
 import { multipartLimit } from "../../middleware/body-limit.ts";
 import { problemResponses } from "../../openapi/problem.ts";
-import {
-  COOKIE_SECURITY,
-  json,
-  jsonBody,
-  jsonOrMultipartBody,
-  newRouter,
-} from "../../openapi/router.ts";
+import { json, jsonBody, jsonOrMultipartBody, newRouter, signedIn } from "../../openapi/router.ts";
 import { IdParams } from "../../validation/common.ts";
 import { catalogueContext } from "../tracks/context.ts";
 import { COVER_BODY_LIMIT } from "../tracks/cover.ts";
@@ -35,7 +29,7 @@ const create = createRoute({
   method: "post",
   path: "/",
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("artist"),
   middleware: [requireArtist] as const,
   summary: "Create an album",
   description: `JSON \`{title, releasedAt?}\`. ${TITLE} ${DATE} The album starts without a cover and without tracks: set the cover with PUT /albums/{id} (multipart), and add tracks by setting their \`albumId\` with PUT /tracks/{id}. Answers the new album (with \`tracks: []\`).`,
@@ -75,7 +69,7 @@ const update = createRoute({
   method: "put",
   path: "/{id}",
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("artist"),
   middleware: [requireArtist, multipartLimit(COVER_BODY_LIMIT)] as const,
   summary: "Update an own album",
   description: `Owner only. JSON \`{title?, releasedAt?}\`, or multipart/form-data with the same text fields (an empty \`releasedAt\` removes the date) plus an optional \`cover\` image (PNG, JPEG or WebP recognised by its bytes, else 415; at most 5 MB, else 413). At least one field (else 400). ${TITLE} ${DATE} A new cover gets a new \`/static/covers/…\` path and the replaced cover is deleted. The tracks' own covers are not touched. Another artist's album: 403.`,
@@ -93,7 +87,7 @@ const remove = createRoute({
   method: "delete",
   path: "/{id}",
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("artist"),
   middleware: [requireArtist] as const,
   summary: "Delete an own album",
   description:

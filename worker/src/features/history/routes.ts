@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { requireUser } from "../../auth/guard.ts";
 import { problemResponses } from "../../openapi/problem.ts";
-import { COOKIE_SECURITY, json } from "../../openapi/router.ts";
+import { json, signedIn } from "../../openapi/router.ts";
 import { PageQuery } from "../../validation/common.ts";
 import { DeletedDto, HistoryPageDto, ListenDto, TrackIdParams } from "./schema.ts";
 
@@ -9,7 +9,7 @@ const tags = ["Listening history"];
 
 export const recordListenRoute = createRoute({
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("user"),
   middleware: [requireUser] as const,
   method: "post",
   path: "/tracks/{trackId}",
@@ -25,7 +25,7 @@ export const recordListenRoute = createRoute({
 
 export const listHistoryRoute = createRoute({
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("user"),
   middleware: [requireUser] as const,
   method: "get",
   path: "/",
@@ -41,7 +41,7 @@ export const listHistoryRoute = createRoute({
 
 export const clearHistoryRoute = createRoute({
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("user"),
   middleware: [requireUser] as const,
   method: "delete",
   path: "/",
@@ -56,7 +56,7 @@ export const clearHistoryRoute = createRoute({
 
 export const removeTrackRoute = createRoute({
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("user"),
   middleware: [requireUser] as const,
   method: "delete",
   path: "/tracks/{trackId}",

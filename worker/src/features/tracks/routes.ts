@@ -5,7 +5,13 @@ import { isMultipart } from "../../media/form.ts";
 import { readImage } from "../../media/images.ts";
 import { multipartLimit } from "../../middleware/body-limit.ts";
 import { problemResponses } from "../../openapi/problem.ts";
-import { COOKIE_SECURITY, json, jsonOrMultipartBody, newRouter } from "../../openapi/router.ts";
+import {
+  json,
+  jsonOrMultipartBody,
+  newRouter,
+  OPTIONAL_COOKIE_SECURITY,
+  signedIn,
+} from "../../openapi/router.ts";
 import { IdParams } from "../../validation/common.ts";
 import { catalogueContext } from "./context.ts";
 import { COVER_BODY_LIMIT } from "./cover.ts";
@@ -38,6 +44,7 @@ const byId = createRoute({
   method: "get",
   path: "/{id}",
   tags,
+  security: OPTIONAL_COOKIE_SECURITY,
   summary: "A track by id",
   description:
     "Public. A READY track is shown to everyone as `Track`. A track that is PROCESSING or FAILED is shown only to its owning artist and answers 404 to anyone else. When the caller is signed in as the owning artist, the answer is `OwnTrack` (the public fields plus `processingStatus`, `processingError`, `processingAttempts`, `processingStartedAt`, `processingFinishedAt`) whatever the state. Without an access cookie the caller is anonymous; a cookie that is present but invalid or expired answers 401 (refresh, then retry). The answer varies by the cookie (`Vary: Cookie`).",
@@ -52,7 +59,7 @@ const update = createRoute({
   method: "put",
   path: "/{id}",
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("artist"),
   middleware: [requireArtist, multipartLimit(COVER_BODY_LIMIT)] as const,
   summary: "Update an own track",
   description:
@@ -71,7 +78,7 @@ const remove = createRoute({
   method: "delete",
   path: "/{id}",
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("artist"),
   middleware: [requireArtist] as const,
   summary: "Delete an own track",
   description:

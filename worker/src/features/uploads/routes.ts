@@ -6,7 +6,7 @@ import { PayloadTooLargeError, UnsupportedMediaTypeError } from "../../errors/ap
 import { IMAGE_MAX_BYTES } from "../../media/images.ts";
 import { boundaryOf } from "../../media/multipart-stream.ts";
 import { problemResponses } from "../../openapi/problem.ts";
-import { COOKIE_SECURITY, json, newRouter } from "../../openapi/router.ts";
+import { json, newRouter, signedIn } from "../../openapi/router.ts";
 import { findTrack, toOwnTrackDto } from "../tracks/queries.ts";
 import { OwnTrackDto } from "../tracks/schema.ts";
 import { readUpload } from "./read-upload.ts";
@@ -16,7 +16,7 @@ const upload = createRoute({
   method: "post",
   path: "/",
   tags: ["Tracks"],
-  security: COOKIE_SECURITY,
+  ...signedIn("artist"),
   middleware: [requireArtist],
   summary: "Upload a track",
   description: [

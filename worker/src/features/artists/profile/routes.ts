@@ -8,7 +8,7 @@ import { isMultipart } from "../../../media/form.ts";
 import { IMAGE_MAX_BYTES, readImage } from "../../../media/images.ts";
 import { multipartLimit } from "../../../middleware/body-limit.ts";
 import { problemResponses } from "../../../openapi/problem.ts";
-import { COOKIE_SECURITY, json, jsonOrMultipartBody, newRouter } from "../../../openapi/router.ts";
+import { json, jsonOrMultipartBody, newRouter, signedIn } from "../../../openapi/router.ts";
 import { PageQuery } from "../../../validation/common.ts";
 import {
   ArtistDto,
@@ -61,7 +61,7 @@ const update = createRoute({
   method: "put",
   path: "/{id}",
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("artist"),
   middleware: [requireArtist, multipartLimit(UPDATE_LIMIT)],
   summary: "Update the own profile",
   description:
@@ -80,7 +80,7 @@ const remove = createRoute({
   method: "delete",
   path: "/{id}",
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("artist"),
   middleware: [requireArtist],
   summary: "Delete the own account",
   description:

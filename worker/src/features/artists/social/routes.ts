@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { requireUser } from "../../../auth/guard.ts";
 import { problemResponses } from "../../../openapi/problem.ts";
-import { COOKIE_SECURITY, json } from "../../../openapi/router.ts";
+import { json, signedIn } from "../../../openapi/router.ts";
 import { IdParams, PageQuery } from "../../../validation/common.ts";
 import { FollowingPageDto, FollowStateDto, LikeStateDto } from "./schema.ts";
 
@@ -11,7 +11,7 @@ const IDEMPOTENT =
 
 export const followingRoute = createRoute({
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("user"),
   middleware: [requireUser] as const,
   method: "get",
   path: "/me/following",
@@ -27,7 +27,7 @@ export const followingRoute = createRoute({
 
 export const followRoute = createRoute({
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("user"),
   middleware: [requireUser] as const,
   method: "post",
   path: "/{id}/follow",
@@ -42,7 +42,7 @@ export const followRoute = createRoute({
 
 export const unfollowRoute = createRoute({
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("user"),
   middleware: [requireUser] as const,
   method: "delete",
   path: "/{id}/follow",
@@ -57,7 +57,7 @@ export const unfollowRoute = createRoute({
 
 export const likeRoute = createRoute({
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("user"),
   middleware: [requireUser] as const,
   method: "post",
   path: "/{id}/like",
@@ -72,7 +72,7 @@ export const likeRoute = createRoute({
 
 export const unlikeRoute = createRoute({
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("user"),
   middleware: [requireUser] as const,
   method: "delete",
   path: "/{id}/like",

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { requireUser } from "../../../auth/guard.ts";
 import { problemResponses } from "../../../openapi/problem.ts";
-import { COOKIE_SECURITY, json, newRouter } from "../../../openapi/router.ts";
+import { json, newRouter, signedIn } from "../../../openapi/router.ts";
 import { IdParams } from "../../../validation/common.ts";
 import { playlistContext } from "../context.ts";
 import { likePlaylist, unlikePlaylist } from "../likes.ts";
@@ -15,7 +15,7 @@ const like = createRoute({
   method: "post",
   path: "/{id}/like",
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("user"),
   summary: "Like a playlist",
   description: `${COMMON} Liking a playlist already liked changes nothing.`,
   middleware: [requireUser] as const,
@@ -30,7 +30,7 @@ const unlike = createRoute({
   method: "delete",
   path: "/{id}/like",
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("user"),
   summary: "Remove a like",
   description: `${COMMON} Removing a like that is not there changes nothing.`,
   middleware: [requireUser] as const,

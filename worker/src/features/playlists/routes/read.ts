@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { optionalPrincipal, requireUser } from "../../../auth/guard.ts";
 import { problemResponses } from "../../../openapi/problem.ts";
-import { COOKIE_SECURITY, json, newRouter } from "../../../openapi/router.ts";
+import { json, newRouter, OPTIONAL_COOKIE_SECURITY, signedIn } from "../../../openapi/router.ts";
 import { IdParams, PageQuery } from "../../../validation/common.ts";
 import { playlistContext } from "../context.ts";
 import { getPlaylist, listOwnPlaylists, listPublicPlaylists } from "../listing.ts";
@@ -27,7 +27,7 @@ const listOwn = createRoute({
   method: "get",
   path: "/me",
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("user"),
   summary: "Own playlists",
   description: `The caller's playlists, public and private, newest update first (ties by id), as a plain array. Query: \`page\` (default 1) and \`limit\` (1–100, default 20). \`tracks\` is a brief list: the first ${BRIEF_TRACKS} READY tracks in playlist order; \`_count.tracks\` counts all READY tracks. \`updatedAt\` (the sort key) is added to the fields the spec names. Creating, updating, adding or removing tracks counts as an update; likes do not.`,
   middleware: [requireUser] as const,
@@ -42,7 +42,7 @@ const getOne = createRoute({
   method: "get",
   path: "/{id}",
   tags,
-  security: [{}, ...COOKIE_SECURITY],
+  security: OPTIONAL_COOKIE_SECURITY,
   summary: "A playlist with its tracks",
   description:
     "The playlist with its full track list in playlist order. Only READY tracks are listed and counted (for the owner too): others cannot be played. A private playlist is shown to its owner only; anyone else (signed out, another user, an artist) gets 404, as for a playlist that does not exist. Sign-in is optional: without an `access_token` cookie the caller is anonymous; a cookie that is present but invalid, expired or of an ended session is 401, so that a client refreshes rather than taking its own playlist for missing.",

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { requireUser } from "../../../auth/guard.ts";
 import { problemResponses } from "../../../openapi/problem.ts";
-import { COOKIE_SECURITY, json, jsonBody, newRouter } from "../../../openapi/router.ts";
+import { json, jsonBody, newRouter, signedIn } from "../../../openapi/router.ts";
 import { IdParams } from "../../../validation/common.ts";
 import { playlistContext } from "../context.ts";
 import {
@@ -20,7 +20,7 @@ const add = createRoute({
   method: "post",
   path: "/{id}/tracks",
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("user"),
   summary: "Add tracks",
   description: `\`trackIds\`: 1–${TRACK_IDS_MAX} track ids; repeated ids count once (first occurrence). The tracks are appended in the given order after the current last track; tracks already in the playlist are skipped (they keep their place). All or nothing: if any id names no track, or a track that is not READY, the answer is 404 with those ids in \`missingTrackIds\` and nothing is added. A playlist holds at most ${PLAYLIST_TRACKS_MAX} tracks (409 beyond). Adding anything updates \`updatedAt\`. Answers the playlist with its full track list. ${OWNER}`,
   middleware: [requireUser] as const,
@@ -35,7 +35,7 @@ const remove = createRoute({
   method: "delete",
   path: "/{id}/tracks/{trackId}",
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("user"),
   summary: "Remove a track",
   description: `Removes the track from the playlist; the others keep their order. A track that is not in the playlist is 404. Updates \`updatedAt\`. Answers 200 with the playlist and its full track list (as adding does). ${OWNER}`,
   middleware: [requireUser] as const,

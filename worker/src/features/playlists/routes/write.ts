@@ -5,11 +5,11 @@ import { isMultipart } from "../../../media/form.ts";
 import { multipartLimit } from "../../../middleware/body-limit.ts";
 import { problemResponses } from "../../../openapi/problem.ts";
 import {
-  COOKIE_SECURITY,
   json,
   jsonBody,
   jsonOrMultipartBody,
   newRouter,
+  signedIn,
 } from "../../../openapi/router.ts";
 import { IdParams } from "../../../validation/common.ts";
 import { playlistContext } from "../context.ts";
@@ -31,7 +31,7 @@ const create = createRoute({
   method: "post",
   path: "/",
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("user"),
   summary: "Create a playlist",
   description:
     "`title`: 1–100 characters after trimming. `description`: at most 1000 characters after trimming, default empty. `isPublic`: a JSON boolean, default false (private). Answers the new, empty playlist.",
@@ -47,7 +47,7 @@ const update = createRoute({
   method: "put",
   path: "/{id}",
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("user"),
   summary: "Update a playlist",
   description: `A partial update: send at least one of \`title\`, \`description\`, \`isPublic\` (same rules as on create); fields left out keep their values. As JSON, or as multipart/form-data with the same text fields (\`isPublic\` as the text \`true\`/\`false\`) plus an optional \`cover\` image: PNG, JPEG or WebP recognised by its bytes (else 415), at most 5 MB (else 413). A new cover gets a new path and the replaced image is deleted. There is no way to remove a cover without replacing it. Answers the playlist with its full track list. ${OWNER}`,
   middleware: [requireUser, multipartLimit(UPDATE_BODY_LIMIT_BYTES)] as const,
@@ -65,7 +65,7 @@ const remove = createRoute({
   method: "delete",
   path: "/{id}",
   tags,
-  security: COOKIE_SECURITY,
+  ...signedIn("user"),
   summary: "Delete a playlist",
   description: `Deletes the playlist, its track entries, its likes and its cover image. ${OWNER}`,
   middleware: [requireUser] as const,
