@@ -105,7 +105,7 @@ const resources: OwnedResource[] = [
       const description = secret("description");
       const playlist = await createPlaylist(owner.client, { title, description, isPublic: false });
       const track = await insertTrack((await insertArtist()).id);
-      const added = await owner.client.post(`${playlistOf(playlist)}/tracks`, {
+      const added = await owner.client.post(`${PLAYLISTS}/${playlist.id}/tracks`, {
         trackIds: [track.id],
       });
       expect(added.status).toBe(200);
