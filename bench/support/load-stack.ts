@@ -1,0 +1,61 @@
+// The processes of the load benchmark beyond the stack's own: the transcoder, run as `./run dev`
+// runs it (its own process, the real queue), and the named parts whose memory is sampled.
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type DevWorker, type Infra, startProcess } from "@edge-music/stack";
+import type { LogLines } from "./log-lines.ts";
+import { commandLine, descendants, type Part } from "./proc-mem.ts";
+import type { Lifecycle } from "./seed-stack.ts";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+
+/** transcoder/src/main.ts against the stack; returns its pid. */
+export function startTranscoder(life: Lifecycle, infra: Infra, log: LogLines) {
+  const proc = startProcess(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: join(root, "transcoder"),
+    env: {
+      ...process.env,
+      DATABASE_URL: infra.databaseUrl,
+      NEON_WS_PROXY: infra.neonWsProxy,
+      REDIS_URL: infra.redisUrl,
+      S3_ENDPOINT: infra.s3.endpoint,
+      S3_REGION: infra.s3.region,
+      S3_BUCKET: infra.s3.bucket,
+      S3_ACCESS_KEY_ID: infra.s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: infra.s3.secretAccessKey,
+    },
+    log: (line) => log.push(line),
+  });
+  life.defer(() => proc.stop());
+  return proc.child.pid ?? 0;
+}
+
+/** The parts whose memory is sampled, found again at each sample (backends and ffmpeg come and go). */
+export async function stackParts(worker: DevWorker, transcoderPid: number): Promise<Part[]> {
+  const all = await descendants(process.pid);
+  let s3Pid = 0;
+  for (const p of all) if ((await commandLine(p.pid)).includes("s3-server-main")) s3Pid = p.pid;
+  const tree = async (pid: number) => [pid, ...(await descendants(pid)).map((p) => p.pid)];
+  const named = async (pid: number, names: string[], keep: boolean) =>
+    (await descendants(pid)).filter((p) => names.includes(p.name) === keep).map((p) => p.pid);
+  const ffmpeg = ["ffmpeg", "ffprobe"];
+  return [
+    {
+      name: "wrangler (node, and its helpers)",
+      pids: async () => [worker.pid, ...(await named(worker.pid, ["workerd"], false))],
+    },
+    { name: "workerd", pids: () => named(worker.pid, ["workerd"], true) },
+    {
+      name: "postgres (postmaster + backends)",
+      pids: () => named(process.pid, ["postgres"], true),
+    },
+    { name: "redis-server", pids: () => named(process.pid, ["redis-server"], true) },
+    { name: "s3 server (s3rver)", pids: () => tree(s3Pid) },
+    {
+      name: "transcoder (node)",
+      pids: async () => [transcoderPid, ...(await named(transcoderPid, ffmpeg, false))],
+    },
+    { name: "ffmpeg/ffprobe of the transcoder", pids: () => named(transcoderPid, ffmpeg, true) },
+    { name: "bench process (load, Neon bridge)", pids: async () => [process.pid] },
+  ];
+}
