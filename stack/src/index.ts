@@ -6,10 +6,11 @@ export {
   startStackWorker,
 } from "./dev-worker.ts";
 export { type Infra, type InfraInfo, type InfraOptions, startInfra } from "./infra.ts";
-export { type LogFn, lineSplitter, silent } from "./log.ts";
+export { type LogFn, lineSplitter, logTail, silent } from "./log.ts";
 export { freePort, waitForPort } from "./ports.ts";
 export { type ManagedProcess, startProcess } from "./process.ts";
 export { type RedisClusterHandle, startRedisCluster } from "./redis-cluster.ts";
+export type { Restartable } from "./restartable.ts";
 export type { S3Config } from "./s3.ts";
 export {
   OAUTH_PROVIDERS,
@@ -21,3 +22,4 @@ export {
   startStandIns,
 } from "./stand-ins/index.ts";
 export { standInOAuthVars } from "./stand-ins/oauth/clients.ts";
+export { stackTranscoderVars, startTranscoderProcess } from "./transcoder-process.ts";

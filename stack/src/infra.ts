@@ -6,6 +6,7 @@ import { startNeonBridge } from "./neon-bridge.ts";
 import { freePort } from "./ports.ts";
 import { startEmbeddedPostgres } from "./postgres.ts";
 import { startRedis } from "./redis.ts";
+import type { Restartable } from "./restartable.ts";
 import { type S3Config, startS3 } from "./s3.ts";
 import { startStandIns } from "./stand-ins/index.ts";
 
@@ -21,6 +22,8 @@ export interface InfraInfo {
 }
 
 export interface Infra extends InfraInfo {
+  /** The servers this stack started itself (not those given by URL), for fault tests. */
+  restartable: { postgres?: Restartable; redis?: Restartable };
   stop(): Promise<void>;
 }
 
@@ -52,6 +55,7 @@ export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
   const port = async (part: keyof NonNullable<InfraOptions["ports"]>) =>
     options.ports?.[part] ?? (await freePort());
   const stops: Array<() => Promise<void>> = [];
+  const restartable: Infra["restartable"] = {};
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch(() => {});
     if (!persistent) await rm(root, { recursive: true, force: true });
@@ -68,6 +72,7 @@ export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
           log: logFor("postgres"),
         }).then((pg) => {
           stops.push(pg.stop);
+          restartable.postgres = pg;
           return pg.url;
         }),
       options.redisUrl ??
@@ -77,6 +82,7 @@ export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
           log: logFor("redis"),
         }).then((redis) => {
           stops.push(redis.stop);
+          restartable.redis = redis;
           return redis.url;
         }),
       startS3({
@@ -101,7 +107,15 @@ export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
       log: logFor("bridge"),
     });
     stops.push(bridge.stop);
-    return { databaseUrl, neonWsProxy: bridge.url, redisUrl, s3, standIns, stop: stopAll };
+    return {
+      databaseUrl,
+      neonWsProxy: bridge.url,
+      redisUrl,
+      s3,
+      standIns,
+      restartable,
+      stop: stopAll,
+    };
   } catch (error) {
     await stopAll();
     throw error;

@@ -12,3 +12,14 @@ export function lineSplitter(log: LogFn): (chunk: Buffer | string) => void {
 }
 
 export const silent: LogFn = () => {};
+
+/** Keeps the last `size` log lines of every process, prefixed with its name (failure messages). */
+export function logTail(size: number) {
+  const lines: string[] = [];
+  return {
+    add: (name: string) => (line: string) => {
+      if (lines.push(`[${name}] ${line}`) > size) lines.shift();
+    },
+    text: () => lines.join("\n"),
+  };
+}

@@ -12,8 +12,9 @@ import {
   postgresUser,
   reachableBy,
 } from "./postgres-binaries.ts";
+import type { Restartable } from "./restartable.ts";
 
-export interface PostgresHandle {
+export interface PostgresHandle extends Restartable {
   /** Superuser URL of the `postgres` database (tests create their own databases through it). */
   url: string;
   port: number;
@@ -47,33 +48,46 @@ export async function startEmbeddedPostgres(
   if (!existsSync(join(dataDir, "PG_VERSION"))) await initdb(native, dataDir, user, log);
   await writeHba(dataDir);
 
-  const server = spawn(
-    join(native, "bin", "postgres"),
-    [
-      "-D",
-      dataDir,
-      "-p",
-      String(port),
-      "-c",
-      "listen_addresses=127.0.0.1",
-      "-c",
-      `unix_socket_directories=${dataDir}`,
-      "-c",
-      "max_connections=200",
-      "-c",
-      `fsync=${persistent ? "on" : "off"}`,
-      "-c",
-      "lc_messages=C",
-    ],
-    { ...(user ?? {}), stdio: ["ignore", "pipe", "pipe"] },
-  );
-  await waitUntilReady(server, log);
+  const launch = async (): Promise<ChildProcess> => {
+    const child = spawn(
+      join(native, "bin", "postgres"),
+      [
+        "-D",
+        dataDir,
+        "-p",
+        String(port),
+        "-c",
+        "listen_addresses=127.0.0.1",
+        "-c",
+        `unix_socket_directories=${dataDir}`,
+        "-c",
+        "max_connections=200",
+        "-c",
+        `fsync=${persistent ? "on" : "off"}`,
+        "-c",
+        "lc_messages=C",
+      ],
+      { ...(user ?? {}), stdio: ["ignore", "pipe", "pipe"] },
+    );
+    await waitUntilReady(child, log);
+    return child;
+  };
+  let server: ChildProcess | undefined = await launch();
+  const down = async () => {
+    if (server) await stopProcess(server);
+    server = undefined;
+  };
   return {
     url: `postgres://${SUPERUSER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
     port,
     async stop() {
-      await stopProcess(server);
+      await down();
       if (!persistent) await rm(dataDir, { recursive: true, force: true });
+    },
+    // A fast shutdown (clients are disconnected) and a start on the same cluster and port.
+    down,
+    async up() {
+      server ??= await launch();
     },
   };
 }

@@ -1,9 +1,10 @@
 import { mkdir } from "node:fs/promises";
 import { connect } from "node:net";
 import type { LogFn } from "./log.ts";
-import { startProcess } from "./process.ts";
+import { type ManagedProcess, startProcess } from "./process.ts";
+import type { Restartable } from "./restartable.ts";
 
-export interface RedisHandle {
+export interface RedisHandle extends Restartable {
   url: string;
   port: number;
   stop(): Promise<void>;
@@ -36,18 +37,34 @@ export async function startRedis(options: {
   } else {
     args.push("--appendonly", "no");
   }
-  const proc = startProcess("redis-server", args, { log: options.log });
-  await Promise.race([
-    // A PONG, not just an open port: another program on the port must not pass for our Redis.
-    waitForPong(options.port),
-    proc.exited.then((code) => {
-      throw new Error(`redis-server exited early (code ${code}); is it installed? run ./run setup`);
-    }),
-  ]);
+  const launch = async (): Promise<ManagedProcess> => {
+    const proc = startProcess("redis-server", args, { log: options.log });
+    await Promise.race([
+      // A PONG, not just an open port: another program on the port must not pass for our Redis.
+      waitForPong(options.port),
+      proc.exited.then((code) => {
+        throw new Error(
+          `redis-server exited early (code ${code}); is it installed? run ./run setup`,
+        );
+      }),
+    ]);
+    return proc;
+  };
+  let proc: ManagedProcess | undefined = await launch();
+  const down = async () => {
+    await proc?.stop();
+    proc = undefined;
+  };
   return {
     url: `redis://127.0.0.1:${options.port}`,
     port: options.port,
-    stop: () => proc.stop(),
+    stop: down,
+    // Same port and arguments: with a data folder the append-only file brings the keys back,
+    // without one the server comes back empty (as a Redis that lost its memory).
+    down,
+    up: async () => {
+      proc ??= await launch();
+    },
   };
 }
 

@@ -16,7 +16,8 @@ export default async function setup(project: TestProject) {
     bucket: "test-media",
   });
   const app = await createAppDatabase(infra.databaseUrl);
-  const { stop, ...info } = infra;
+  // Only data crosses to the test workers: not the stop and restart functions.
+  const { stop, restartable: _restartable, ...info } = infra;
   project.provide("infra", info);
   project.provide("appDatabaseUrl", app.url);
   return async () => {

@@ -16,6 +16,7 @@ const storage = createStorage({
   bucket: config.S3_BUCKET,
   accessKeyId: config.S3_ACCESS_KEY_ID,
   secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+  socketTimeoutMs: config.S3_SOCKET_TIMEOUT_MS,
 });
 const processor = createProcessor({ db: database.db, storage, config });
 const transcoder = startTranscoder(config, processor);
@@ -32,6 +33,7 @@ const reconciler = startReconciler({
   db: database.db,
   queue,
   intervalMs: config.RECONCILE_INTERVAL_MS,
+  minAgeMs: config.RECONCILE_MIN_AGE_MS,
 });
 log.info("transcoder started", {
   queue: config.QUEUE_NAME,

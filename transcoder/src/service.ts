@@ -22,6 +22,8 @@ export function startTranscoder(config: Config, processor: Processor): Transcode
     connection,
     prefix: AUDIO_PROCESSING_QUEUE_PREFIX,
     concurrency: config.CONCURRENCY,
+    lockDuration: config.LOCK_DURATION_MS,
+    stalledInterval: config.STALLED_INTERVAL_MS,
     autorun: true,
   });
   worker.on("error", (error) => log.error("worker error", { error: error.message }));

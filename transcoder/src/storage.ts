@@ -15,6 +15,8 @@ export interface StorageConfig {
   bucket: string;
   accessKeyId?: string;
   secretAccessKey?: string;
+  /** Idle time after which a request is abandoned (and retried by the SDK); default 30 s. */
+  socketTimeoutMs?: number;
 }
 
 export interface UploadItem {
@@ -55,6 +57,10 @@ export function createStorage(config: StorageConfig): Storage {
         }
       : {}),
     forcePathStyle: true,
+    requestHandler: {
+      connectionTimeout: 5_000,
+      socketTimeout: config.socketTimeoutMs ?? 30_000,
+    },
     // With the default (WHEN_SUPPORTED) a streamed PutObject is sent with aws-chunked framing,
     // which s3rver stores inside the body; R2 and S3 need no checksum either.
     requestChecksumCalculation: "WHEN_REQUIRED",

@@ -128,6 +128,15 @@ describe("transcoder service", () => {
     expect(after?.failedReason).toBe("interrupted (the transcoder is shutting down)");
   });
 
+  it("hands BullMQ its lock and stalled-check settings (BullMQ's defaults unless set)", async () => {
+    const defaults = setup().config;
+    expect(defaults).toMatchObject({ LOCK_DURATION_MS: 30_000, STALLED_INTERVAL_MS: 30_000 });
+    const { config } = setup({ LOCK_DURATION_MS: "4000", STALLED_INTERVAL_MS: "1500" });
+    const transcoder = startTranscoder(config, async () => ({}));
+    cleanups.push(() => transcoder.close());
+    expect(transcoder.worker.opts).toMatchObject({ lockDuration: 4000, stalledInterval: 1500 });
+  });
+
   it("refuses a bad configuration with every problem listed", () => {
     expect(() => loadConfig({ REDIS_URL: "nope", CONCURRENCY: "0" })).toThrow(
       /REDIS_URL[\s\S]*DATABASE_URL[\s\S]*CONCURRENCY/,

@@ -1,17 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { migrate } from "@edge-music/db/migrate";
-import {
-  type Infra,
-  type ManagedProcess,
-  startInfra,
-  startProcess,
-  startStackWorker,
-} from "@edge-music/stack";
-
-const root = fileURLToPath(new URL("../../..", import.meta.url));
+import { logTail, startInfra, startStackWorker, startTranscoderProcess } from "@edge-music/stack";
 
 export interface LocalStack {
   /** The Worker's origin, e.g. http://127.0.0.1:40123. */
@@ -41,7 +32,10 @@ export async function startLocalStack(): Promise<LocalStack> {
     stops.push(infra.stop);
     await migrate(infra.databaseUrl);
 
-    const transcoder = startTranscoderProcess(infra, tail.add("transcoder"));
+    const transcoder = startTranscoderProcess(infra, {
+      env: { SHUTDOWN_TIMEOUT_MS: "5000" },
+      log: tail.add("transcoder"),
+    });
     stops.push(() => transcoder.stop(15_000));
 
     const worker = await startStackWorker(infra, { tmp, log: tail.add("worker") });
@@ -56,37 +50,4 @@ export async function startLocalStack(): Promise<LocalStack> {
     await stopAll();
     throw error;
   }
-}
-
-/** `node --import tsx transcoder/src/main.ts`, configured from its environment as in production. */
-function startTranscoderProcess(infra: Infra, log: (line: string) => void): ManagedProcess {
-  const transcoderDir = join(root, "transcoder");
-  return startProcess(process.execPath, ["--import", "tsx", join(transcoderDir, "src/main.ts")], {
-    cwd: transcoderDir,
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? tmpdir(),
-      REDIS_URL: infra.redisUrl,
-      DATABASE_URL: infra.databaseUrl,
-      NEON_WS_PROXY: infra.neonWsProxy,
-      S3_ENDPOINT: infra.s3.endpoint,
-      S3_REGION: infra.s3.region,
-      S3_BUCKET: infra.s3.bucket,
-      S3_ACCESS_KEY_ID: infra.s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: infra.s3.secretAccessKey,
-      SHUTDOWN_TIMEOUT_MS: "5000",
-    },
-    log,
-  });
-}
-
-/** Keeps the last `size` log lines of every process, prefixed with its name. */
-function logTail(size: number) {
-  const lines: string[] = [];
-  return {
-    add: (name: string) => (line: string) => {
-      if (lines.push(`[${name}] ${line}`) > size) lines.shift();
-    },
-    text: () => lines.join("\n"),
-  };
 }

@@ -1,6 +1,9 @@
+import { env } from "cloudflare:workers";
+import { trackKeys } from "@edge-music/contracts";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PrincipalKind } from "../../src/auth/kinds.ts";
+import type { Bindings } from "../../src/env.ts";
 import {
   app,
   authPath,
@@ -34,11 +37,31 @@ const operations = operationsOf(doc);
 const seedOf = (name: string) =>
   [...name].reduce((hash, char) => (Math.imul(hash, 31) + (char.codePointAt(0) ?? 0)) | 0, SEED);
 
+/**
+ * The READY track's files in the bucket, so that fuzzed ids and Range headers reach the code
+ * that serves real objects (ranges, 206, 416), not only the 404 of a missing one.
+ */
+async function storeMedia(trackId: string) {
+  const bucket = (env as Bindings).MEDIA as R2Bucket;
+  const keys = trackKeys(trackId);
+  const bytes = new Uint8Array(4096).map((_, i) => i % 251);
+  await Promise.all([
+    bucket.put(keys.master, "#EXTM3U\n128/index.m3u8\n"),
+    ...[128, 192, 320].flatMap((kbps) => [
+      bucket.put(keys.playlist(kbps), "#EXTM3U\n#EXT-X-ENDLIST\n"),
+      bucket.put(keys.init(kbps), bytes),
+      bucket.put(keys.segment(kbps, 0), bytes),
+      bucket.put(keys.opus(kbps), bytes),
+    ]),
+  ]);
+}
+
 /** Rows that exist, so that fuzzed ids also hit real resources, not only 404s. */
 let catalogue: string[] = [];
 beforeAll(async () => {
   const artist = await insertArtist();
   const track = await insertTrack(artist.id);
+  await storeMedia(track.id);
   const unfinished = await insertTrack(artist.id, { processingStatus: "PROCESSING" });
   const album = await insertAlbum(artist.id);
   catalogue = [artist.id, track.id, unfinished.id, album.id];

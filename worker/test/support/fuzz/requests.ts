@@ -63,7 +63,7 @@ function pathValue(ctx: FuzzContext, parameter: Parameter, mode: Mode): fc.Arbit
   ];
   if (schema.format === "uuid") {
     if (ctx.ownIds.length > 0) choices.push([4, fc.constantFrom(...ctx.ownIds)]);
-    if (ctx.knownIds.length > 0) choices.push([2, fc.constantFrom(...ctx.knownIds)]);
+    if (ctx.knownIds.length > 0) choices.push([4, fc.constantFrom(...ctx.knownIds)]);
   }
   if (mode === "hostile") choices.push([3, schema.format === "uuid" ? hostileId : hostileString]);
   return weighted(choices);

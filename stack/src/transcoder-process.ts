@@ -1,0 +1,43 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { InfraInfo } from "./infra.ts";
+import type { LogFn } from "./log.ts";
+import { type ManagedProcess, startProcess } from "./process.ts";
+
+const transcoderDir = fileURLToPath(new URL("../../transcoder", import.meta.url));
+
+/** The transcoder's variables against a local stack; `env` adds to them or overrides them. */
+export function stackTranscoderVars(
+  infra: InfraInfo,
+  env: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? tmpdir(),
+    REDIS_URL: infra.redisUrl,
+    DATABASE_URL: infra.databaseUrl,
+    NEON_WS_PROXY: infra.neonWsProxy,
+    S3_ENDPOINT: infra.s3.endpoint,
+    S3_REGION: infra.s3.region,
+    S3_BUCKET: infra.s3.bucket,
+    S3_ACCESS_KEY_ID: infra.s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: infra.s3.secretAccessKey,
+    ...env,
+  };
+}
+
+/**
+ * `node --import tsx transcoder/src/main.ts` against a local stack, configured from its environment
+ * as in production, in a process group of its own (stopping it stops its ffmpeg runs too).
+ */
+export function startTranscoderProcess(
+  infra: InfraInfo,
+  options: { env?: Record<string, string>; log: LogFn },
+): ManagedProcess {
+  return startProcess(process.execPath, ["--import", "tsx", join(transcoderDir, "src/main.ts")], {
+    cwd: transcoderDir,
+    env: stackTranscoderVars(infra, options.env),
+    log: options.log,
+  });
+}

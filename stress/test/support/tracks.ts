@@ -1,0 +1,43 @@
+import type { Track } from "@edge-music/db";
+import type { FaultStack } from "./fault-stack.ts";
+import type { RunningTranscoder } from "./transcoder.ts";
+import { until } from "./wait.ts";
+
+/** Resolves once the transcoder runs ffmpeg: a conversion is in the middle of its work. */
+export function ffmpegRunning(transcoder: RunningTranscoder): Promise<true> {
+  return until(
+    "ffmpeg to run in the transcoder",
+    async () => (await transcoder.children()).includes("ffmpeg"),
+    { timeoutMs: 60_000, intervalMs: 100 },
+  );
+}
+
+/** The track's row once it has left PROCESSING (READY or FAILED), read from the database. */
+export function finishedRow(stack: FaultStack, trackId: string, timeoutMs = 90_000) {
+  return until(
+    `track ${trackId} to be READY or FAILED`,
+    async () => {
+      const row = await stack.trackRow(trackId);
+      return row !== undefined && row.processingStatus !== "PROCESSING" && row;
+    },
+    { timeoutMs, intervalMs: 250 },
+  );
+}
+
+/** The track's row once READY; fails at once if it ends FAILED instead. */
+export async function readyRow(stack: FaultStack, trackId: string, timeoutMs = 90_000) {
+  const row: Track = await finishedRow(stack, trackId, timeoutMs);
+  if (row.processingStatus !== "READY") {
+    throw new Error(`track ${trackId} is ${row.processingStatus}: ${row.processingError}`);
+  }
+  return row;
+}
+
+/** The job once BullMQ has recorded its completion (just after the track's commit). */
+export function completedJob(stack: FaultStack, jobId: string) {
+  return until(
+    `job ${jobId} to be completed`,
+    async () => (await stack.queue.getJobState(jobId)) === "completed" && stack.queue.getJob(jobId),
+    { timeoutMs: 15_000 },
+  );
+}
