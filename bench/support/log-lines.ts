@@ -54,7 +54,9 @@ export function summarizeLine(line: string): string {
   if (!entry) return line.slice(0, 300);
   const chain: string[] = [];
   for (let e: Described | undefined = entry; e; e = e.cause) {
-    if (e.errorMessage) chain.push(e.errorMessage.replace(/\s+/g, " "));
+    // Each link shortened (a failed query's message holds the whole statement) so the cause,
+    // the last link, stays in sight.
+    if (e.errorMessage) chain.push(e.errorMessage.replace(/\s+/g, " ").slice(0, 160));
   }
   return [`${entry.level}: ${entry.message}`, ...chain].join(" ← ").slice(0, 500);
 }
