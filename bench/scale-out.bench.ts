@@ -106,6 +106,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 interface Phase {
   processes: number;
+  /** Load average (1 min) when the phase started. */
+  load: number;
   wallMs: number;
   perProcess: string;
   cpuMs: number;
@@ -120,6 +122,8 @@ async function phase(count: number, artistId: string, body: Buffer): Promise<Pha
       if (procs.some((p) => p.proc.child.exitCode !== null)) throw new Error("a transcoder exited");
       await sleep(100);
     }
+    // CPU from here on: the processes' start (tsx compiling the sources) is not the batch's.
+    const cpuBefore = await Promise.all(procs.map((p) => cpuMs(p.proc.child.pid)));
     const started = Date.now();
     const uploads: Upload[] = [];
     for (let i = 0; i < TRACKS; i++) uploads.push(await batch.upload(artistId, body));
@@ -130,9 +134,10 @@ async function phase(count: number, artistId: string, body: Buffer): Promise<Pha
     const { byProcess } = countLogged(procs, "job completed", "jobId");
     return {
       processes: count,
+      load: loadavg()[0] ?? 0,
       wallMs: Math.max(...jobs.map((job) => job.finishedOn)) - started,
       perProcess: procs.map((p) => `${p.name} ${byProcess.get(p.name) ?? 0}`).join(", "),
-      cpuMs: cpu.reduce((a, b) => a + b, 0),
+      cpuMs: cpu.reduce((a, b) => a + b, 0) - cpuBefore.reduce((a, b) => a + b, 0),
     };
   } finally {
     await Promise.all(procs.map((p) => p.proc.stop(15_000)));
@@ -194,8 +199,10 @@ try {
     if (!one || !two) continue;
     print(
       `round ${round}: 1 process ${s(one.wallMs)} vs 2 processes ${s(two.wallMs)}: ` +
-        `speedup ${(one.wallMs / two.wallMs).toFixed(2)}× (at most 2× on 2 cores, less since one ` +
-        "conversion already runs its HLS and Opus ffmpeg processes side by side)",
+        `speedup ${(one.wallMs / two.wallMs).toFixed(2)}×, CPU per track ` +
+        `${s(one.cpuMs / TRACKS)} vs ${s(two.cpuMs / TRACKS)}; load at the phases' ends ` +
+        `${one.load.toFixed(1)} vs ${two.load.toFixed(1)} (a quiet 2-core machine allows at most ` +
+        "2×; when the load moves between phases, the speedup moves with it)",
     );
   }
 } finally {
