@@ -8,7 +8,7 @@
 //     each shape at concurrency 1, then the whole mix at concurrency 4, BENCH_SECONDS each
 //     (default 10).
 // (b) Database time per type and shape: the Worker's own SQL (findTracks & co. from
-//     worker/src/features/search, built in Node with .toSQL()), every query of the shape in turn,
+//     worker/src/features/search, run once in Node and captured), every query of the shape in turn,
 //     BENCH_N rounds (default 10, fewer past 10 s) over a direct connection, as round trips and
 //     as server time (planning + execution, EXPLAIN ANALYZE). EXPLAIN (ANALYZE, BUFFERS) of every
 //     query, the first of each shape printed; sequential scans, and index scans that return the
@@ -19,6 +19,7 @@ import { connectPg, type SeedSizes, seedCatalogue } from "./support/seed.ts";
 import {
   explain,
   printPlan,
+  recordStatements,
   type Statement,
   timeStatements,
   workerFeature,
@@ -62,11 +63,7 @@ const SHAPES: Record<string, string[]> = {
 };
 
 type Db = ReturnType<typeof createDb>["db"];
-type Finder = (
-  db: Db,
-  terms: unknown,
-  limit: number,
-) => { toSQL(): { sql: string; params: unknown[] } };
+type Finder = (db: Db, terms: unknown, limit: number) => Promise<unknown[]>;
 const TYPES = ["tracks", "artists", "albums", "playlists"] as const;
 const FINDER = {
   tracks: "findTracks",
@@ -117,12 +114,16 @@ try {
   );
   const handle = createDb(infra.databaseUrl, { wsProxy: infra.neonWsProxy });
   life.defer(() => handle.close());
-  const statementOf = (type: (typeof TYPES)[number], q: string): Statement => {
-    const { sql, params } = queries[FINDER[type]](handle.db, searchTerms(q), LIMIT).toSQL();
-    return { text: sql, params };
+  const recorder = recordStatements(handle.pool);
+  /** The one statement the Worker's finder sends for `q`, captured as it runs. */
+  const statementOf = async (type: (typeof TYPES)[number], q: string): Promise<Statement> => {
+    await queries[FINDER[type]](handle.db, searchTerms(q), LIMIT);
+    const [statement, ...more] = recorder.take();
+    if (!statement || more.length > 0) throw new Error(`${type} "${q}": not one statement`);
+    return statement;
   };
   console.log(
-    `\nthe tracks query for "love":\n  ${statementOf("tracks", "love").text.replace(/\s+/g, " ")}`,
+    `\nthe tracks query for "love":\n  ${(await statementOf("tracks", "love")).text.replace(/\s+/g, " ")}`,
   );
 
   console.log(
@@ -143,7 +144,8 @@ try {
   for (const type of TYPES) {
     console.log(`${type}:`);
     for (const [shape, texts] of Object.entries(SHAPES)) {
-      const statements = texts.map((q) => statementOf(type, q));
+      const statements = [];
+      for (const q of texts) statements.push(await statementOf(type, q));
       const { each } = await timeStatements(client, statements, ROUNDS, {
         warmup: 1,
         budgetMs: BUDGET_MS,

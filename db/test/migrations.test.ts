@@ -124,17 +124,49 @@ describe("migrations", () => {
     expect(fn).toEqual({ volatile: "i", result: "Beyonce Angstrom" });
   });
 
-  it.each(SEARCHABLE)("create full-text and trigram GIN indexes on %s.%s", async (table, col) => {
-    const indexes = await rows<{ indexname: string; indexdef: string }>(
-      "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = $1 AND indexname LIKE $2",
-      [table, `${table}_${col}_%`],
-    );
-    const byName = new Map(indexes.map((i) => [i.indexname, i.indexdef]));
-    expect(byName.get(`${table}_${col}_fts_idx`)).toContain(
-      `USING gin (to_tsvector('english'::regconfig, immutable_unaccent(${col})))`,
-    );
-    expect(byName.get(`${table}_${col}_trgm_idx`)).toContain(
-      `USING gin (lower(immutable_unaccent(${col})) gin_trgm_ops)`,
-    );
+  it.each(SEARCHABLE)(
+    "store the search forms of %s.%s, indexed for full text, substring and prefix",
+    async (table, col) => {
+      const columns = await rows<{ column_name: string; generation_expression: string }>(
+        `SELECT column_name, generation_expression FROM information_schema.columns
+         WHERE table_name = $1 AND is_generated = 'ALWAYS' ORDER BY column_name`,
+        [table],
+      );
+      expect(columns).toEqual([
+        {
+          column_name: "search_text",
+          generation_expression: `lower(immutable_unaccent(${col}))`,
+        },
+        {
+          column_name: "search_vector",
+          generation_expression: `to_tsvector('english'::regconfig, immutable_unaccent(${col}))`,
+        },
+      ]);
+      const indexes = await rows<{ indexname: string; indexdef: string }>(
+        "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = $1 AND indexname LIKE $2",
+        [table, `${table}_search_%`],
+      );
+      const byName = new Map(indexes.map((i) => [i.indexname, i.indexdef]));
+      expect(byName.get(`${table}_search_vector_idx`)).toContain("USING gin (search_vector)");
+      expect(byName.get(`${table}_search_text_trgm_idx`)).toContain(
+        "USING gin (search_text gin_trgm_ops)",
+      );
+      expect(byName.get(`${table}_search_text_prefix_idx`)).toContain(
+        "USING btree (search_text text_pattern_ops)",
+      );
+    },
+  );
+
+  it("price random page reads as on SSD, for every new session of the database", async () => {
+    const fresh = new pg.Client({ connectionString: database.url });
+    await fresh.connect();
+    try {
+      const { rows: settings } = await fresh.query(
+        "SELECT current_setting('random_page_cost') AS cost",
+      );
+      expect(settings).toEqual([{ cost: "1.1" }]);
+    } finally {
+      await fresh.end();
+    }
   });
 });

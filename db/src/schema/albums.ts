@@ -2,7 +2,7 @@ import { relations } from "drizzle-orm";
 import { date, index, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { artists } from "./artists";
 import { createdAt, primaryId, updatedAt } from "./columns";
-import { searchIndexes } from "./search";
+import { searchColumns, searchIndexes } from "./search";
 import { tracks } from "./tracks";
 
 export const albums = pgTable(
@@ -16,10 +16,11 @@ export const albums = pgTable(
     cover: text("cover"),
     // A calendar date ("2024-05-17"), kept a string so no time zone can shift it by a day.
     releasedAt: date("released_at", { mode: "string" }),
+    ...searchColumns("title"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("albums_artist_id_idx").on(t.artistId), ...searchIndexes("albums", t.title)],
+  (t) => [index("albums_artist_id_idx").on(t.artistId), ...searchIndexes("albums", t)],
 );
 
 export const albumsRelations = relations(albums, ({ one, many }) => ({

@@ -5,7 +5,7 @@ import { artistLikes } from "./artist-likes";
 import { authTablesFor } from "./auth";
 import { createdAt, primaryId, timestamptz, updatedAt } from "./columns";
 import { follows } from "./follows";
-import { searchIndexes } from "./search";
+import { searchColumns, searchIndexes } from "./search";
 import { tracks } from "./tracks";
 
 /** Uploaders. Independent of users: the same username or email may exist in both. */
@@ -28,13 +28,14 @@ export const artists = pgTable(
     // Media paths (/static/avatars/<id>.png), not URLs, so the media host can change freely.
     avatar: text("avatar"),
     backgroundImage: text("background_image"),
+    ...searchColumns("username"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("artists_username_idx").on(sql`lower(${t.username})`),
     uniqueIndex("artists_email_idx").on(t.email),
-    ...searchIndexes("artists", t.username),
+    ...searchIndexes("artists", t),
   ],
 );
 

@@ -8,7 +8,6 @@ export * from "./playlist-likes";
 export * from "./playlist-tracks";
 export * from "./playlists";
 export * from "./rate-limits";
-export { searchText, searchVector } from "./search";
 export * from "./track-files";
 export * from "./tracks";
 export * from "./users";

@@ -3,7 +3,7 @@ import { boolean, index, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { createdAt, newestFirst, primaryId, updatedAt } from "./columns";
 import { playlistLikes } from "./playlist-likes";
 import { playlistTracks } from "./playlist-tracks";
-import { searchIndexes } from "./search";
+import { searchColumns, searchIndexes } from "./search";
 import { users } from "./users";
 
 export const playlists = pgTable(
@@ -18,13 +18,14 @@ export const playlists = pgTable(
     cover: text("cover"),
     // Private unless the owner says otherwise.
     isPublic: boolean("is_public").notNull().default(false),
+    ...searchColumns("title"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index("playlists_user_id_updated_at_idx").on(t.userId, newestFirst(t.updatedAt)),
     index("playlists_public_updated_at_idx").on(newestFirst(t.updatedAt)).where(sql`${t.isPublic}`),
-    ...searchIndexes("playlists", t.title),
+    ...searchIndexes("playlists", t),
   ],
 );
 

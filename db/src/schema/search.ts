@@ -1,25 +1,43 @@
-import { type SQL, sql } from "drizzle-orm";
-import { type AnyPgColumn, index } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { customType, type ExtraConfigColumn, index, text } from "drizzle-orm/pg-core";
 
 /*
- * Searchable text columns get two GIN indexes: English full text and case-insensitive substring
- * (trigram), both blind to diacritics. A query only uses them when it repeats the exact
- * expression, so queries should build it with these same helpers.
+ * Every searchable table stores its search forms of the searched column as generated columns:
+ * `search_text` (lower-cased, diacritics removed) and `search_vector` (English full text of the
+ * unaccented text). Stored, because computing them per row at query time dominated search: the
+ * unaccent wrapper is a SQL function Postgres cannot inline, so every recheck and every ranking
+ * called it again (see ADR 0006).
  * `immutable_unaccent` comes from migration 0000: `unaccent()` itself is only STABLE, which
- * Postgres refuses in an index expression.
+ * Postgres refuses in a generated column or an index expression.
  */
 
-/** `to_tsvector('english', unaccented column)`: match with `@@ websearch_to_tsquery(...)`. */
-export const searchVector = (column: AnyPgColumn): SQL =>
-  sql`to_tsvector('english', public.immutable_unaccent(${column}))`;
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
-/** Lower-cased, unaccented column: match with `LIKE '%' || lower(immutable_unaccent(q)) || '%'`. */
-export const searchText = (column: AnyPgColumn): SQL =>
-  sql`lower(public.immutable_unaccent(${column}))`;
+/** The two generated columns of a table whose `source` column (SQL name) is searched. */
+export function searchColumns(source: string) {
+  const column = sql.identifier(source);
+  return {
+    searchText: text("search_text")
+      .notNull()
+      .generatedAlwaysAs(sql`lower(public.immutable_unaccent(${column}))`),
+    searchVector: tsvector("search_vector")
+      .notNull()
+      .generatedAlwaysAs(sql`to_tsvector('english', public.immutable_unaccent(${column}))`),
+  };
+}
 
-export function searchIndexes(table: string, column: AnyPgColumn) {
+/**
+ * Full text (GIN on the vector); substring and near spellings (trigram GIN on the text); prefixes
+ * of any length (B-tree with pattern ops: a trigram index cannot serve a one- or two-character
+ * query).
+ */
+export function searchIndexes(
+  table: string,
+  columns: { searchText: ExtraConfigColumn; searchVector: ExtraConfigColumn },
+) {
   return [
-    index(`${table}_${column.name}_fts_idx`).using("gin", searchVector(column)),
-    index(`${table}_${column.name}_trgm_idx`).using("gin", sql`${searchText(column)} gin_trgm_ops`),
+    index(`${table}_search_vector_idx`).using("gin", columns.searchVector),
+    index(`${table}_search_text_trgm_idx`).using("gin", columns.searchText.op("gin_trgm_ops")),
+    index(`${table}_search_text_prefix_idx`).on(columns.searchText.op("text_pattern_ops")),
   ];
 }

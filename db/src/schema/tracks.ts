@@ -5,7 +5,7 @@ import { artists } from "./artists";
 import { createdAt, primaryId, timestamptz, updatedAt } from "./columns";
 import { listeningHistory } from "./listening-history";
 import { playlistTracks } from "./playlist-tracks";
-import { searchIndexes } from "./search";
+import { searchColumns, searchIndexes } from "./search";
 import { trackFiles } from "./track-files";
 
 export const processingStatus = pgEnum("processing_status", ["PROCESSING", "READY", "FAILED"]);
@@ -37,6 +37,7 @@ export const tracks = pgTable(
     // The upload's temporary object-storage key: the transcoder's input, not served to anyone.
     sourceKey: text("source_key"),
     sourceFileName: text("source_file_name"),
+    ...searchColumns("title"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -47,7 +48,7 @@ export const tracks = pgTable(
     index("tracks_processing_started_at_idx")
       .on(t.processingStartedAt)
       .where(sql`${t.processingStatus} = 'PROCESSING'`),
-    ...searchIndexes("tracks", t.title),
+    ...searchIndexes("tracks", t),
   ],
 );
 

@@ -1,30 +1,42 @@
-import { searchText, searchVector } from "@edge-music/db";
 import { or, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 
 /**
  * The SQL of one search, shared by every type. The user's text only ever travels as a bind
  * parameter; every transformation of it (unaccent, lower-casing, LIKE escaping) happens in
- * Postgres, on the same functions the indexes apply to the column. Each helper takes the text
- * anew: drizzle binds it as a separate parameter each time, and the planner folds every
- * expression over a parameter into a constant, which the GIN indexes can then search for.
+ * Postgres, with the functions that fill the tables' generated `search_text` and `search_vector`
+ * columns. Each helper takes the text anew: drizzle binds it as a separate parameter each time,
+ * and the planner folds every expression over a parameter into a constant, which the indexes
+ * can then search for.
  */
 export interface SearchTerms {
   /** Trimmed, inner whitespace collapsed to single spaces. */
   text: string;
   /** Whether the typo-tolerant path runs: the text has a word of at least FUZZY_MIN_LETTERS. */
   fuzzy: boolean;
+  /**
+   * Shorter than a trigram: no trigram index can find it inside a title, so its substring
+   * matches are looked for only when better ones are too few (see `secondaryMatch`).
+   */
+  short: boolean;
+}
+
+/** The generated search columns of a searchable table (db/src/schema/search.ts). */
+export interface SearchColumns {
+  searchText: AnyPgColumn;
+  searchVector: AnyPgColumn;
 }
 
 const FUZZY_MIN_LETTERS = 4;
+const TRIGRAM = 3;
 const LONG_WORD = new RegExp(`[\\p{L}\\p{N}]{${FUZZY_MIN_LETTERS},}`, "u");
 
 export function searchTerms(q: string): SearchTerms {
   const text = q.trim().replace(/\s+/g, " ");
-  return { text, fuzzy: LONG_WORD.test(text) };
+  return { text, fuzzy: LONG_WORD.test(text), short: [...text].length < TRIGRAM };
 }
 
-/** The query normalized like `searchText(column)`. */
+/** The query normalized like the `search_text` columns. */
 const normalized = (terms: SearchTerms) => sql`lower(public.immutable_unaccent(${terms.text}))`;
 
 /** The query as an English tsquery; websearch syntax never raises a syntax error. */
@@ -38,47 +50,69 @@ const tsquery = (terms: SearchTerms) =>
 const likeLiteral = (terms: SearchTerms) =>
   sql`replace(replace(replace(${normalized(terms)}, '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
 
-const containsQuery = (column: AnyPgColumn, terms: SearchTerms) =>
-  sql`${searchText(column)} LIKE '%' || ${likeLiteral(terms)} || '%' ESCAPE '\\'`;
+const contains = (c: SearchColumns, terms: SearchTerms) =>
+  sql`${c.searchText} LIKE '%' || ${likeLiteral(terms)} || '%' ESCAPE '\\'`;
 
-const startsWithQuery = (column: AnyPgColumn, terms: SearchTerms) =>
-  sql`${searchText(column)} LIKE ${likeLiteral(terms)} || '%' ESCAPE '\\'`;
+const startsWith = (c: SearchColumns, terms: SearchTerms) =>
+  sql`${c.searchText} LIKE ${likeLiteral(terms)} || '%' ESCAPE '\\'`;
 
-const fullTextMatch = (column: AnyPgColumn, terms: SearchTerms) =>
-  sql`${searchVector(column)} @@ ${tsquery(terms)}`;
+const equals = (c: SearchColumns, terms: SearchTerms) =>
+  sql`${c.searchText} = ${normalized(terms)}`;
+
+const fullText = (c: SearchColumns, terms: SearchTerms) =>
+  sql`${c.searchVector} @@ ${tsquery(terms)}`;
 
 /**
  * `q <% text`: some extent of the column's words is trigram-similar to the query (pg_trgm's
  * word_similarity ≥ pg_trgm.word_similarity_threshold, 0.6 by default). Unlike `%` on whole
  * titles, it still finds a misspelt word in a long title. Indexed by the trigram GIN index.
  */
-const closeToQuery = (column: AnyPgColumn, terms: SearchTerms) =>
-  sql`${normalized(terms)} <% ${searchText(column)}`;
+const closeTo = (c: SearchColumns, terms: SearchTerms) =>
+  sql`${normalized(terms)} <% ${c.searchText}`;
 
-/** Rows of the column that match: full text, or substring, or (long words) a near spelling. */
-export function matches(column: AnyPgColumn, terms: SearchTerms): SQL {
-  const conditions = [fullTextMatch(column, terms), containsQuery(column, terms)];
-  if (terms.fuzzy) conditions.push(closeToQuery(column, terms));
-  return or(...conditions) as SQL;
+/*
+ * A row matches when its full text matches, or it contains the query, or (words of 4+ letters)
+ * it holds a near spelling. Searching is split in two so that every part has an index:
+ * - the primary match: full text, plus substring (3+ characters, trigram index) or, for shorter
+ *   queries, equality and prefix (B-tree with pattern ops);
+ * - the secondary match: the rest (near spellings; substrings of a short query), only ever
+ *   ranked below 1, so it is looked for only when fewer than `limit` primary rows rank 1 or more
+ *   — the result is then exactly that of one query over all three conditions.
+ */
+export function primaryMatch(c: SearchColumns, terms: SearchTerms): SQL {
+  const substring = terms.short
+    ? (or(equals(c, terms), startsWith(c, terms)) as SQL)
+    : contains(c, terms);
+  return or(fullText(c, terms), substring) as SQL;
 }
+
+/** The matches `primaryMatch` leaves out, or null when there are none. */
+export function secondaryMatch(c: SearchColumns, terms: SearchTerms): SQL | null {
+  if (terms.short) return contains(c, terms);
+  return terms.fuzzy ? closeTo(c, terms) : null;
+}
+
+/** The rank of every row that matches neither exactly, nor by full text, nor by prefix. */
+export const WEAK_RANK = 1;
 
 /**
  * Relevance as one number, tiers that never overlap: 3 exact match (after unaccent and
  * lower-casing); 2 + 0.9 × ts_rank for full-text matches (normalization 1|32: shorter titles
  * first, scaled into [0, 1)); 1 + 0.9 × similarity for prefix matches (closer to the whole
- * title first); 0.9 × word_similarity for the rest (substring inside a word, typos).
+ * title first); 0.9 × word_similarity for the rest (substring inside a word, typos), always
+ * below WEAK_RANK.
  */
-export function rankOf(column: AnyPgColumn, terms: SearchTerms): SQL<number> {
-  const text = searchText(column);
+export function rankOf(c: SearchColumns, terms: SearchTerms): SQL<number> {
   return sql<number>`(CASE
-    WHEN ${text} = ${normalized(terms)} THEN 3
-    WHEN ${fullTextMatch(column, terms)}
-      THEN 2 + 0.9 * ts_rank(${searchVector(column)}, ${tsquery(terms)}, 33)
-    WHEN ${startsWithQuery(column, terms)} THEN 1 + 0.9 * similarity(${normalized(terms)}, ${text})
-    ELSE 0.9 * word_similarity(${normalized(terms)}, ${text})
-  END)::double precision`.mapWith(Number);
+    WHEN ${equals(c, terms)} THEN 3
+    WHEN ${fullText(c, terms)}
+      THEN 2 + 0.9 * ts_rank(${c.searchVector}, ${tsquery(terms)}, 33)
+    WHEN ${startsWith(c, terms)} THEN 1 + 0.9 * similarity(${normalized(terms)}, ${c.searchText})
+    ELSE ${weakRankOf(c, terms)}
+  END)::double precision`;
 }
 
-/** The output column the queries order by first. */
-export const RANK = "rank";
-export const byRank = sql`${sql.identifier(RANK)} DESC`;
+/** The rank of a row that matches only by substring inside a word or by a near spelling. */
+export function weakRankOf(c: SearchColumns, terms: SearchTerms): SQL<number> {
+  return sql<number>`(0.9 * word_similarity(${normalized(terms)}, ${c.searchText}))::double precision`;
+}

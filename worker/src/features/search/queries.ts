@@ -7,76 +7,138 @@ import {
   playlists,
   tracks,
 } from "@edge-music/db";
-import { and, desc, eq, sql } from "drizzle-orm";
-import { byRank, matches, RANK, rankOf, type SearchTerms } from "./matching.ts";
+import { and, eq, type SQL, sql } from "drizzle-orm";
+import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
+import {
+  primaryMatch,
+  rankOf,
+  type SearchColumns,
+  type SearchTerms,
+  secondaryMatch,
+  WEAK_RANK,
+  weakRankOf,
+} from "./matching.ts";
 import type { AlbumResult, ArtistResult, PlaylistResult, TrackResult } from "./schema.ts";
 
-/*
- * One query per type, each: matching rows, ordered by rank, then popularity (followers of an
- * artist, likes of a playlist; tracks and albums have no popularity measure, so newest first),
- * then newest, then id so that the order is total.
- */
-
-export function findTracks(db: Database, terms: SearchTerms, limit: number) {
-  return db
-    .select({
-      id: tracks.id,
-      title: tracks.title,
-      cover: tracks.cover,
-      artistId: tracks.artistId,
-      rank: rankOf(tracks.title, terms).as(RANK),
-    })
-    .from(tracks)
-    .where(and(eq(tracks.processingStatus, "READY"), matches(tracks.title, terms)))
-    .orderBy(byRank, desc(tracks.createdAt), desc(tracks.id))
-    .limit(limit) satisfies PromiseLike<TrackResult[]>;
+/** What one searchable type needs: its table, the item's fields, who may see a row, the order. */
+export interface Searchable {
+  table: PgTable & SearchColumns;
+  /** Item field name → expression; `rank` is added. */
+  fields: Record<string, SQL | AnyPgColumn>;
+  visible?: SQL;
+  /** After rank, highest first: popularity where the type has one, then newest, then id. */
+  tieBreakers: SQL[];
 }
 
-export function findArtists(db: Database, terms: SearchTerms, limit: number) {
-  const followers = sql`(SELECT count(*) FROM ${follows} WHERE ${follows.artistId} = ${artists.id})`;
-  return db
-    .select({
+export const SEARCHABLE = {
+  tracks: {
+    table: tracks,
+    fields: { id: tracks.id, title: tracks.title, cover: tracks.cover, artistId: tracks.artistId },
+    visible: eq(tracks.processingStatus, "READY"),
+    tieBreakers: [sql`${tracks.createdAt}`, sql`${tracks.id}`],
+  },
+  artists: {
+    table: artists,
+    fields: {
       id: artists.id,
       username: artists.username,
       avatar: artists.avatar,
       bio: artists.bio,
-      rank: rankOf(artists.username, terms).as(RANK),
-    })
-    .from(artists)
-    .where(matches(artists.username, terms))
-    .orderBy(byRank, sql`${followers} DESC`, desc(artists.createdAt), desc(artists.id))
-    .limit(limit) satisfies PromiseLike<ArtistResult[]>;
-}
-
-export function findAlbums(db: Database, terms: SearchTerms, limit: number) {
-  return db
-    .select({
+    },
+    tieBreakers: [
+      sql`(SELECT count(*) FROM ${follows} WHERE ${follows.artistId} = ${artists.id})`,
+      sql`${artists.createdAt}`,
+      sql`${artists.id}`,
+    ],
+  },
+  albums: {
+    table: albums,
+    fields: {
       id: albums.id,
       title: albums.title,
       cover: albums.cover,
       artistId: albums.artistId,
-      releasedAt: albums.releasedAt,
-      rank: rankOf(albums.title, terms).as(RANK),
-    })
-    .from(albums)
-    .where(matches(albums.title, terms))
-    .orderBy(byRank, desc(albums.createdAt), desc(albums.id))
-    .limit(limit) satisfies PromiseLike<AlbumResult[]>;
-}
-
-export function findPlaylists(db: Database, terms: SearchTerms, limit: number) {
-  const likes = sql`(SELECT count(*) FROM ${playlistLikes} WHERE ${playlistLikes.playlistId} = ${playlists.id})`;
-  return db
-    .select({
+      // A calendar date as written: the driver would turn a `date` into a Date at midnight UTC.
+      releasedAt: sql`${albums.releasedAt}::text`,
+    },
+    tieBreakers: [sql`${albums.createdAt}`, sql`${albums.id}`],
+  },
+  playlists: {
+    table: playlists,
+    fields: {
       id: playlists.id,
       title: playlists.title,
       description: playlists.description,
       cover: playlists.cover,
       userId: playlists.userId,
-      rank: rankOf(playlists.title, terms).as(RANK),
-    })
-    .from(playlists)
-    .where(and(eq(playlists.isPublic, true), matches(playlists.title, terms)))
-    .orderBy(byRank, sql`${likes} DESC`, desc(playlists.createdAt), desc(playlists.id))
-    .limit(limit) satisfies PromiseLike<PlaylistResult[]>;
+    },
+    visible: eq(playlists.isPublic, true),
+    tieBreakers: [
+      sql`(SELECT count(*) FROM ${playlistLikes} WHERE ${playlistLikes.playlistId} = ${playlists.id})`,
+      sql`${playlists.createdAt}`,
+      sql`${playlists.id}`,
+    ],
+  },
+} satisfies Record<string, Searchable>;
+
+const id = (name: string) => sql.identifier(name);
+const keyName = (i: number) => `order_key_${i}`;
+
+/** `rank DESC, <tie-breakers> DESC`, over the output columns of `rankedRows`. */
+const orderOf = ({ tieBreakers }: Searchable) =>
+  sql.join([sql`rank DESC`, ...tieBreakers.map((_, i) => sql`${id(keyName(i))} DESC`)], sql`, `);
+
+/** The best `limit` visible rows that `where` selects: the item fields, rank and order keys. */
+export function rankedRows(searchable: Searchable, where: SQL, rank: SQL, limit: number): SQL {
+  const { table, fields, visible, tieBreakers } = searchable;
+  const columns = sql.join(
+    [
+      ...Object.entries(fields).map(([name, expr]) => sql`${expr} AS ${id(name)}`),
+      ...tieBreakers.map((expr, i) => sql`${expr} AS ${id(keyName(i))}`),
+    ],
+    sql`, `,
+  );
+  return sql`SELECT ${columns}, ${rank} AS rank FROM ${table} WHERE ${and(visible, where)}
+    ORDER BY ${orderOf(searchable)} LIMIT ${limit}`;
 }
+
+/**
+ * The search of one type as one statement: the best `limit` rows of the primary match (indexed),
+ * and only when fewer than `limit` of them rank WEAK_RANK or more, the best of the secondary
+ * match (which ranks below it). Rows are ordered by rank, then the type's tie-breakers.
+ */
+export function searchStatement(searchable: Searchable, terms: SearchTerms, limit: number): SQL {
+  const { table, fields } = searchable;
+  const primary = primaryMatch(table, terms);
+  const secondary = secondaryMatch(table, terms);
+  const hits = rankedRows(searchable, primary, rankOf(table, terms), limit);
+  if (!secondary) return hits;
+
+  // The count is an InitPlan: when it is not below the limit, the secondary scan never runs.
+  const secondaryOnly = sql`${secondary} AND NOT (${primary})
+    AND (SELECT count(*) FROM hits WHERE rank >= ${WEAK_RANK}) < ${limit}`;
+  const more = rankedRows(searchable, secondaryOnly, weakRankOf(table, terms), limit);
+  const output = sql.join(
+    [...Object.keys(fields), "rank"].map((name) => id(name)),
+    sql`, `,
+  );
+  return sql`WITH hits AS MATERIALIZED (${hits}), more AS (${more})
+    SELECT ${output} FROM (SELECT * FROM hits UNION ALL SELECT * FROM more) AS found
+    ORDER BY ${orderOf(searchable)} LIMIT ${limit}`;
+}
+
+/** The result rows, without the ordering keys. */
+async function run<T>(db: Database, searchable: Searchable, terms: SearchTerms, limit: number) {
+  const result = await db.execute(searchStatement(searchable, terms, limit));
+  const names = [...Object.keys(searchable.fields), "rank"];
+  return result.rows.map((row) => Object.fromEntries(names.map((n) => [n, row[n]])) as T);
+}
+
+export const findTracks = (db: Database, terms: SearchTerms, limit: number) =>
+  run<TrackResult>(db, SEARCHABLE.tracks, terms, limit);
+export const findArtists = (db: Database, terms: SearchTerms, limit: number) =>
+  run<ArtistResult>(db, SEARCHABLE.artists, terms, limit);
+export const findAlbums = (db: Database, terms: SearchTerms, limit: number) =>
+  run<AlbumResult>(db, SEARCHABLE.albums, terms, limit);
+export const findPlaylists = (db: Database, terms: SearchTerms, limit: number) =>
+  run<PlaylistResult>(db, SEARCHABLE.playlists, terms, limit);
