@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app.ts";
 import type { AppEnv } from "../src/app-env.ts";
+import { StorageUnavailableError } from "../src/storage/port.ts";
 import { validationHook } from "../src/validation/validator.ts";
 import { send } from "./support/env.ts";
 import { expectProblem } from "./support/problem.ts";
@@ -25,6 +26,16 @@ const testRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
   .openapi(echo, (c) => c.json(c.req.valid("json"), 200))
   .get("/boom", () => {
     throw new Error("secret internals: password=hunter2 at db.internal:5432");
+  })
+  // A failed query as drizzle reports it: the driver's error, with its SQLSTATE, as the cause.
+  .get("/database/:sqlstate", (c) => {
+    const cause = Object.assign(new Error("sorry, too many clients already"), {
+      code: c.req.param("sqlstate"),
+    });
+    throw new Error("Failed query: select 1 from db.internal", { cause });
+  })
+  .get("/storage-down", () => {
+    throw new StorageUnavailableError("S3 GET failed: connect ECONNREFUSED s3.internal:9000");
   });
 const app = createApp();
 app.route("/api/v1/test", testRoutes);
@@ -85,6 +96,32 @@ describe("error model", () => {
       headers: { "content-type": "application/json" },
     });
     await expectProblem(await send(app, request), 413, "PAYLOAD_TOO_LARGE");
+  });
+
+  it.each([
+    ["53300", "too many connections"],
+    ["08006", "the connection failed"],
+    ["57P01", "the server is shutting down"],
+    ["57P03", "the server is starting"],
+  ])(
+    "answers a database that cannot take the request (%s: %s) with a 503 to retry",
+    async (sqlstate) => {
+      const response = await send(app, `/api/v1/test/database/${sqlstate}`);
+      const body = await expectProblem(response, 503, "SERVICE_UNAVAILABLE");
+      expect(response.headers.get("retry-after")).toBe("1");
+      expect(JSON.stringify(body)).not.toMatch(/db\.internal|too many clients|select/i);
+    },
+  );
+
+  it("keeps other database errors a 500", async () => {
+    await expectProblem(await send(app, "/api/v1/test/database/XX000"), 500, "INTERNAL");
+  });
+
+  it("answers storage that cannot be reached with a 503 that reveals nothing", async () => {
+    const response = await send(app, "/api/v1/test/storage-down");
+    const body = await expectProblem(response, 503, "SERVICE_UNAVAILABLE");
+    expect(response.headers.get("retry-after")).toBe("1");
+    expect(JSON.stringify(body)).not.toMatch(/s3\.internal|ECONNREFUSED/);
   });
 
   it("answers an unknown error with a 500 problem that reveals nothing", async () => {

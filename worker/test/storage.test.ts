@@ -8,6 +8,8 @@ import {
   r2Storage,
   s3Storage,
 } from "../src/storage/index.ts";
+import { StorageUnavailableError } from "../src/storage/port.ts";
+import { CLOSED_PORT } from "./support/env.ts";
 
 const infra = inject("infra");
 
@@ -129,5 +131,14 @@ describe.each(adapters)("%s storage", (_name, make) => {
 
   it("answers the readiness ping", async () => {
     await expect(storage.ping()).resolves.toBeUndefined();
+  });
+});
+
+describe("s3 storage that cannot be reached", () => {
+  const storage = s3Storage({ ...infra.s3, endpoint: `http://127.0.0.1:${CLOSED_PORT}` });
+
+  it("tries a read again, then reports the storage unavailable", async () => {
+    const error = await storage.get("any/key").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StorageUnavailableError);
   });
 });

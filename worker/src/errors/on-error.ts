@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../app-env.ts";
 import { describeError } from "../logger.ts";
+import { StorageUnavailableError } from "../storage/port.ts";
 import {
   AppError,
   type ErrorCode,
@@ -16,6 +17,15 @@ const CODE_BY_STATUS = new Map<number, ErrorCode>(
   Object.entries(PROBLEM_TYPES).map(([code, { status }]) => [status, code as ErrorCode]),
 );
 CODE_BY_STATUS.set(400, "MALFORMED_REQUEST");
+
+/**
+ * SQLSTATE classes of a database that cannot take the request now: 08 connection exception,
+ * 53 insufficient resources (53300 too many connections), 57P01–57P03 shutting down or starting.
+ */
+const UNAVAILABLE_SQLSTATE = /^(08|53|57P0[123])/;
+
+const isUnavailable = (error: Error) =>
+  error instanceof StorageUnavailableError || UNAVAILABLE_SQLSTATE.test(pgErrorCode(error) ?? "");
 
 /**
  * The one error handler, three tiers: our own errors carry their code and a client-safe message;
@@ -52,6 +62,14 @@ export function onError(error: Error, c: Context<AppEnv>): Response {
     return problemResponse(
       problem("MALFORMED_REQUEST", "A value in the request cannot be stored.", requestId),
       { "x-request-id": requestId },
+    );
+  }
+  if (isUnavailable(error)) {
+    // Out of connections, shutting down, or the connection broke: the next try may well work.
+    log?.warn("a backing service is unavailable", describeError(error));
+    return problemResponse(
+      problem("SERVICE_UNAVAILABLE", "The service is busy. Try again shortly.", requestId),
+      { "x-request-id": requestId, "retry-after": "1" },
     );
   }
   if (pgErrorCode(error) === FOREIGN_KEY_VIOLATION) {

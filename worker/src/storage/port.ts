@@ -70,6 +70,14 @@ export class StorageError extends Error {
   }
 }
 
+/** The storage could not be reached (the connection failed or broke): worth trying again. */
+export class StorageUnavailableError extends StorageError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, options);
+    this.name = "StorageUnavailableError";
+  }
+}
+
 export class ObjectTooLargeError extends StorageError {
   constructor(readonly maxBytes: number) {
     super(`The object exceeds ${maxBytes} bytes.`);

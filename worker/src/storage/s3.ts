@@ -7,8 +7,12 @@ import {
   type PutBody,
   type PutOptions,
   StorageError,
+  StorageUnavailableError,
   type StoredObject,
 } from "./port.ts";
+
+/** Tries of a request without a body when the connection fails (not when S3 answers). */
+const NETWORK_ATTEMPTS = 3;
 
 export interface S3StorageConfig {
   endpoint: string;
@@ -31,12 +35,28 @@ export function s3Storage(config: S3StorageConfig): ObjectStorage {
     `${bucketUrl}/${key.split("/").map(encodeURIComponent).join("/")}`;
 
   const send = async (url: string, init: RequestInit & { headers?: Record<string, string> }) => {
-    const response = await client.fetch(url, {
-      ...init,
-      // Streams are not hashed: the payload is signed as UNSIGNED-PAYLOAD, as over TLS in S3.
-      headers: { "x-amz-content-sha256": "UNSIGNED-PAYLOAD", ...init.headers },
-    });
-    return response;
+    const request = () =>
+      client.fetch(url, {
+        ...init,
+        // Streams are not hashed: the payload is signed as UNSIGNED-PAYLOAD, as over TLS in S3.
+        headers: { "x-amz-content-sha256": "UNSIGNED-PAYLOAD", ...init.headers },
+      });
+    // aws4fetch retries 5xx answers itself; a connection that fails or breaks throws instead.
+    // Requests without a body are sent again; a body (a stream, often the client's upload) can
+    // be read only once, so its failure stands.
+    if (init.body != null) return request();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await request();
+      } catch (error) {
+        if (attempt >= NETWORK_ATTEMPTS) {
+          throw new StorageUnavailableError(`S3 ${init.method} failed: ${String(error)}`, {
+            cause: error,
+          });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+      }
+    }
   };
   const fail = async (operation: string, key: string, response: Response): Promise<never> => {
     const text = await response.text().catch(() => "");
