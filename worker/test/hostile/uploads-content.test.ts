@@ -223,6 +223,7 @@ describe.each(imageRoutes.map((r) => [r.name, r] as const))(
       expect(served.status).toBe(200);
       expect(served.headers.get("content-type")).toBe("image/png");
       expect(served.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(served.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
     });
 
     it("413 for a declared Content-Length far over the limit, before reading the body", async () => {
