@@ -54,10 +54,7 @@ beforeAll(async () => {
 function plainStatement(q: string, limit: number): SQL {
   const terms = searchTerms(q);
   const table = SEARCHABLE.tracks.table;
-  const secondary = secondaryMatch(table, terms);
-  const where = secondary
-    ? (or(primaryMatch(table, terms), secondary) as SQL)
-    : primaryMatch(table, terms);
+  const where = or(primaryMatch(table, terms), secondaryMatch(table, terms)) as SQL;
   return rankedRows(SEARCHABLE.tracks, where, rankOf(table, terms), limit);
 }
 

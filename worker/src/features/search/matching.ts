@@ -14,11 +14,6 @@ export interface SearchTerms {
   text: string;
   /** Whether the typo-tolerant path runs: the text has a word of at least FUZZY_MIN_LETTERS. */
   fuzzy: boolean;
-  /**
-   * Shorter than a trigram: no trigram index can find it inside a title, so its substring
-   * matches are looked for only when better ones are too few (see `secondaryMatch`).
-   */
-  short: boolean;
 }
 
 /** The generated search columns of a searchable table (db/src/schema/search.ts). */
@@ -28,12 +23,11 @@ export interface SearchColumns {
 }
 
 const FUZZY_MIN_LETTERS = 4;
-const TRIGRAM = 3;
 const LONG_WORD = new RegExp(`[\\p{L}\\p{N}]{${FUZZY_MIN_LETTERS},}`, "u");
 
 export function searchTerms(q: string): SearchTerms {
   const text = q.trim().replace(/\s+/g, " ");
-  return { text, fuzzy: LONG_WORD.test(text), short: [...text].length < TRIGRAM };
+  return { text, fuzzy: LONG_WORD.test(text) };
 }
 
 /** The query normalized like the `search_text` columns. */
@@ -72,24 +66,21 @@ const closeTo = (c: SearchColumns, terms: SearchTerms) =>
 
 /*
  * A row matches when its full text matches, or it contains the query, or (words of 4+ letters)
- * it holds a near spelling. Searching is split in two so that every part has an index:
- * - the primary match: full text, plus substring (3+ characters, trigram index) or, for shorter
- *   queries, equality and prefix (B-tree with pattern ops);
- * - the secondary match: the rest (near spellings; substrings of a short query), only ever
- *   ranked below 1, so it is looked for only when fewer than `limit` primary rows rank 1 or more
- *   — the result is then exactly that of one query over all three conditions.
+ * it holds a near spelling. Searching is split by rank so that the common case reads few rows:
+ * - the primary match: exact (after normalisation), full text, or prefix — every row it finds
+ *   ranks 1 or more (rankOf), and each part has an index (B-tree, GIN, B-tree pattern ops);
+ * - the secondary match: a substring inside the title, or a near spelling — ranked below 1, so it
+ *   is looked for only when fewer than `limit` primary rows were found; the result is then
+ *   exactly that of one query over every condition. Ranking is what costs (a trigram
+ *   similarity per row), and a common prefix ("lov") is inside many more titles than it starts.
  */
 export function primaryMatch(c: SearchColumns, terms: SearchTerms): SQL {
-  const substring = terms.short
-    ? (or(equals(c, terms), startsWith(c, terms)) as SQL)
-    : contains(c, terms);
-  return or(fullText(c, terms), substring) as SQL;
+  return or(fullText(c, terms), equals(c, terms), startsWith(c, terms)) as SQL;
 }
 
-/** The matches `primaryMatch` leaves out, or null when there are none. */
-export function secondaryMatch(c: SearchColumns, terms: SearchTerms): SQL | null {
-  if (terms.short) return contains(c, terms);
-  return terms.fuzzy ? closeTo(c, terms) : null;
+/** The matches `primaryMatch` leaves out (a trigram index serves both for 3+ characters). */
+export function secondaryMatch(c: SearchColumns, terms: SearchTerms): SQL {
+  return terms.fuzzy ? (or(contains(c, terms), closeTo(c, terms)) as SQL) : contains(c, terms);
 }
 
 /** The rank of every row that matches neither exactly, nor by full text, nor by prefix. */

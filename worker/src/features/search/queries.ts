@@ -103,16 +103,15 @@ export function rankedRows(searchable: Searchable, where: SQL, rank: SQL, limit:
 }
 
 /**
- * The search of one type as one statement: the best `limit` rows of the primary match (indexed),
- * and only when fewer than `limit` of them rank WEAK_RANK or more, the best of the secondary
- * match (which ranks below it). Rows are ordered by rank, then the type's tie-breakers.
+ * The search of one type as one statement: the best `limit` rows of the primary match (indexed,
+ * ranked WEAK_RANK or more), and only when they are fewer than `limit`, the best of the
+ * secondary match (ranked below it). Rows are ordered by rank, then the type's tie-breakers.
  */
 export function searchStatement(searchable: Searchable, terms: SearchTerms, limit: number): SQL {
   const { table, fields } = searchable;
   const primary = primaryMatch(table, terms);
   const secondary = secondaryMatch(table, terms);
   const hits = rankedRows(searchable, primary, rankOf(table, terms), limit);
-  if (!secondary) return hits;
 
   // The count is an InitPlan: when it is not below the limit, the secondary scan never runs.
   const secondaryOnly = sql`${secondary} AND NOT (${primary})
