@@ -7,6 +7,7 @@ import {
   isReady,
   likeCount,
   loadPlaylist,
+  playlistColumns,
   playlistFields,
   trackCount,
   visibleTo,
@@ -27,7 +28,7 @@ export async function listPublicPlaylists(
   page: Page,
 ): Promise<PlaylistSummaryOut[]> {
   const rows = await ctx.db
-    .select({ playlist: playlists, tracks: trackCount, likes: likeCount })
+    .select({ playlist: playlistColumns, tracks: trackCount, likes: likeCount })
     .from(playlists)
     .where(eq(playlists.isPublic, true))
     .orderBy(...newestFirst)
@@ -46,7 +47,7 @@ export async function listOwnPlaylists(
   page: Page,
 ): Promise<OwnPlaylistOut[]> {
   const rows = await ctx.db
-    .select({ playlist: playlists, tracks: trackCount })
+    .select({ playlist: playlistColumns, tracks: trackCount })
     .from(playlists)
     .where(eq(playlists.userId, userId))
     .orderBy(...newestFirst)

@@ -7,7 +7,7 @@ import {
   playlistTracks,
   tracks,
 } from "@edge-music/db";
-import { and, asc, eq, getTableName, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, getTableName, or, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { PlaylistOut } from "./schema.ts";
 
@@ -45,8 +45,14 @@ export const likeCount = sql<number>`(
   select count(*) from ${playlistLikes} where ${q(playlistLikes.playlistId)} = ${q(playlists.id)}
 )`.mapWith(Number);
 
+/** A playlist's columns without its search forms (db/src/schema/search.ts), which no DTO shows. */
+const { searchText: _text, searchVector: _vector, ...playlistColumns } = getTableColumns(playlists);
+
+export { playlistColumns };
+export type PlaylistRow = Omit<Playlist, "searchText" | "searchVector">;
+
 /** The playlist fields every DTO shares, from a row. */
-export const playlistFields = (row: Playlist) => ({
+export const playlistFields = (row: PlaylistRow) => ({
   id: row.id,
   title: row.title,
   description: row.description,
@@ -87,7 +93,7 @@ export async function loadPlaylist(
   where?: SQL,
 ): Promise<PlaylistOut | null> {
   const [row] = await db
-    .select({ playlist: playlists, likes: likeCount })
+    .select({ playlist: playlistColumns, likes: likeCount })
     .from(playlists)
     .where(and(eq(playlists.id, id), where));
   if (!row) return null;
