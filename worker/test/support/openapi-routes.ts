@@ -66,9 +66,6 @@ export interface Operation {
   access: Access;
 }
 
-/** The auth routes are written once for both kinds; their tag says which kind mounts them. */
-const KIND_BY_TAG: Record<string, PrincipalKind> = { "User auth": "user", "Artist auth": "artist" };
-
 function accessOf(op: RawOperation): Access {
   const security = op.security ?? [];
   if (security.length === 0) return { type: "public" };
@@ -76,8 +73,7 @@ function accessOf(op: RawOperation): Access {
   const anonymousToo = security.some((alt) => Object.keys(alt).length === 0);
   if (!usesCookie) return { type: "unclear", why: `unknown security ${JSON.stringify(security)}` };
   if (anonymousToo) return { type: "optional" };
-  const tagged = (op.tags ?? []).map((tag) => KIND_BY_TAG[tag]).filter((k) => k !== undefined);
-  const kind = op["x-account-kind"] ?? (tagged.length === 1 ? tagged[0] : undefined);
+  const kind = op["x-account-kind"];
   if (!kind) return { type: "unclear", why: "protected, but declares no x-account-kind" };
   return { type: "protected", kind };
 }

@@ -12,7 +12,7 @@ import type { PrincipalKind } from "../../../auth/kinds.ts";
 import { endSession, rotateSession } from "../../../auth/sessions.ts";
 import { ACCESS_TTL_SECONDS, isSessionClaims, verifyToken } from "../../../auth/tokens.ts";
 import { problemResponses } from "../../../openapi/problem.ts";
-import { COOKIE_SECURITY, json, jsonBody, newRouter } from "../../../openapi/router.ts";
+import { json, jsonBody, newRouter, signedIn } from "../../../openapi/router.ts";
 import { getAccount, login, register } from "../accounts.ts";
 import { authContext } from "../context.ts";
 import {
@@ -138,7 +138,7 @@ export function meRoutes(kind: PrincipalKind) {
     method: "get",
     path: "/me",
     tags: [tagOf(kind)],
-    security: COOKIE_SECURITY,
+    ...signedIn(kind),
     summary: `The signed-in ${kind}`,
     middleware: [requirePrincipal(kind)] as const,
     responses: { 200: json(Account, "The account."), ...problemResponses(401, 403) },

@@ -5,7 +5,7 @@ import { KIND_TABLES, type PrincipalKind } from "../../../auth/kinds.ts";
 import { startSession } from "../../../auth/sessions.ts";
 import { UnauthorizedError } from "../../../errors/app-error.ts";
 import { problemResponses } from "../../../openapi/problem.ts";
-import { COOKIE_SECURITY, json, jsonBody, newRouter } from "../../../openapi/router.ts";
+import { json, jsonBody, newRouter, signedIn } from "../../../openapi/router.ts";
 import { getAccount } from "../accounts.ts";
 import { authContext } from "../context.ts";
 import { readPendingTwoFactor } from "../oauth.ts";
@@ -31,7 +31,7 @@ export function twoFactorRoutes(kind: PrincipalKind) {
     method: "post",
     path: "/2fa/enable",
     tags,
-    security: COOKIE_SECURITY,
+    ...signedIn(kind),
     middleware: guard,
     summary: "Start setting up 2FA (TOTP)",
     description:
@@ -43,7 +43,7 @@ export function twoFactorRoutes(kind: PrincipalKind) {
     method: "post",
     path: "/2fa/verify",
     tags,
-    security: COOKIE_SECURITY,
+    ...signedIn(kind),
     middleware: guard,
     summary: "Turn 2FA on with a first code",
     description: `A current code from the authenticator turns 2FA on and returns 10 single-use recovery codes (shown only here). Codes of the previous, current and next 30-second step are accepted, each once. ${CODE_LIMITS}`,
@@ -58,7 +58,7 @@ export function twoFactorRoutes(kind: PrincipalKind) {
     method: "post",
     path: "/2fa/disable",
     tags,
-    security: COOKIE_SECURITY,
+    ...signedIn(kind),
     middleware: guard,
     summary: "Turn 2FA off",
     description: `Needs a current TOTP code (not a recovery code). Removes the secret and the recovery codes. ${CODE_LIMITS}`,
