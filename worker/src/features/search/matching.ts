@@ -89,16 +89,18 @@ export const WEAK_RANK = 1;
 /**
  * Relevance as one number, tiers that never overlap: 3 exact match (after unaccent and
  * lower-casing); 2 + 0.9 × ts_rank for full-text matches (normalization 1|32: shorter titles
- * first, scaled into [0, 1)); 1 + 0.9 × similarity for prefix matches (closer to the whole
- * title first); 0.9 × word_similarity for the rest (substring inside a word, typos), always
- * below WEAK_RANK.
+ * first, scaled into [0, 1)); 1 + 0.9 × the share of the title the query covers for prefix
+ * matches (closer to the whole title first: a length per row, where a trigram similarity cost
+ * several times more on the thousands of titles a short prefix starts); 0.9 × word_similarity
+ * for the rest (substring inside a word, typos), always below WEAK_RANK.
  */
 export function rankOf(c: SearchColumns, terms: SearchTerms): SQL<number> {
   return sql<number>`(CASE
     WHEN ${equals(c, terms)} THEN 3
     WHEN ${fullText(c, terms)}
       THEN 2 + 0.9 * ts_rank(${c.searchVector}, ${tsquery(terms)}, 33)
-    WHEN ${startsWith(c, terms)} THEN 1 + 0.9 * similarity(${normalized(terms)}, ${c.searchText})
+    WHEN ${startsWith(c, terms)}
+      THEN 1 + 0.9 * char_length(${normalized(terms)})::double precision / char_length(${c.searchText})
     ELSE ${weakRankOf(c, terms)}
   END)::double precision`;
 }

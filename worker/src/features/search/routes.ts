@@ -21,7 +21,7 @@ const description = [
   "**Ranking** (`rank`, highest first; a number comparable only within one response)",
   "- 3: the whole title/username equals `q` (ignoring case and diacritics);",
   "- 2 + 0.9 × full-text rank (`ts_rank`, shorter titles first) for other full-text matches;",
-  "- 1 + 0.9 × trigram similarity for titles starting with `q`;",
+  "- 1 + 0.9 × the share of the title that `q` covers, for titles starting with `q` (shorter titles first);",
   "- 0.9 × word similarity for the rest (substrings inside words, typos): always below exact, full-text and prefix matches.",
   "- Equal ranks: more followers first for artists, more likes first for playlists; then newest first (creation time) for every type, then id.",
 ].join("\n");
