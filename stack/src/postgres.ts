@@ -61,7 +61,10 @@ export async function startEmbeddedPostgres(
         "-c",
         `unix_socket_directories=${dataDir}`,
         "-c",
-        "max_connections=200",
+        // Neon's pooler takes up to 10,000 client connections; the bridge pools nothing, so the
+        // server itself takes what a crowd of Worker requests opens (a pool per request, four
+        // connections for a search of every type).
+        "max_connections=1000",
         "-c",
         `fsync=${persistent ? "on" : "off"}`,
         "-c",
