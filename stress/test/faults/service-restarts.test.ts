@@ -1,100 +1,86 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { audioJobId } from "@edge-music/contracts";
 import { tracks } from "@edge-music/db";
-import { registerArtist, type Session, uploadTrack } from "@edge-music/e2e/api";
-import { makeMp3Source } from "@edge-music/e2e/media";
+import { uploadTrack } from "@edge-music/e2e/api";
 import type { Restartable } from "@edge-music/stack";
 import { eq } from "drizzle-orm";
-import {
-  afterAll,
-  afterEach,
-  beforeAll,
-  beforeEach,
-  describe,
-  expect,
-  it,
-  onTestFailed,
-} from "vitest";
-import { type FaultStack, startFaultStack } from "../support/fault-stack.ts";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { expectConsistent } from "../support/settled.ts";
+import { faultSuite } from "../support/suite.ts";
 import { completedJob, ffmpegRunning, readyRow } from "../support/tracks.ts";
 import { uploadWithPause } from "../support/upload.ts";
 import { until } from "../support/wait.ts";
 
 // Redis and Postgres taken down and brought back on one stack, one after the other: each test
 // ends with the whole database and store consistent, the earlier test's tracks included.
-let stack: FaultStack;
+const suite = faultSuite("restarts", 10);
 let redis: Restartable;
 let postgres: Restartable;
-let session: Session;
-let dir: string;
-let source: string;
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "stress-restarts-"));
-  source = join(dir, "restarts.mp3");
-  await Promise.all([
-    makeMp3Source(source, 10),
-    startFaultStack().then((s) => {
-      stack = s;
-    }),
-  ]);
-  const { restartable } = stack.infra;
+beforeAll(() => {
+  const { restartable } = suite.stack.infra;
   if (!restartable.redis || !restartable.postgres) {
     throw new Error("the stack did not start its own Redis and Postgres");
   }
   redis = restartable.redis;
   postgres = restartable.postgres;
-  session = await registerArtist(stack.apiUrl);
 });
-beforeEach(() => onTestFailed(() => console.log(stack.logs())));
+// Runs before the suite's own afterEach: both are back before the transcoders are stopped.
 afterEach(async () => {
   await Promise.all([redis.up(), postgres.up()]);
-  await stack.stopTranscoders();
-});
-afterAll(async () => {
-  await stack?.stop();
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe("Redis stopped while converting and during an upload, back empty", () => {
   it("the upload is refused cleanly, every queued track still converts, nothing is lost", async () => {
-    const transcoder = await stack.startTranscoder();
-    const converting = (await uploadTrack(stack.apiUrl, session, source, "converting")).track;
-    const waiting = (await uploadTrack(stack.apiUrl, session, source, "waiting")).track;
+    const transcoder = await suite.stack.startTranscoder();
+    const converting = (
+      await uploadTrack(suite.stack.apiUrl, suite.session, suite.source, "converting")
+    ).track;
+    const waiting = (await uploadTrack(suite.stack.apiUrl, suite.session, suite.source, "waiting"))
+      .track;
     await ffmpegRunning(transcoder);
 
     // Redis goes away in the middle of an upload's body (and of a conversion); the test Redis
     // keeps nothing on disk, so it comes back without a single job.
     const title = "uploaded while Redis is down";
-    const refused = await uploadWithPause(stack.apiUrl, session, source, title, () => redis.down());
+    const refused = await uploadWithPause(
+      suite.stack.apiUrl,
+      suite.session,
+      suite.source,
+      title,
+      () => redis.down(),
+    );
     const text = await refused.text();
     expect(refused.status, text).toBe(503);
     expect(refused.headers.get("content-type")).toMatch(/^application\/problem\+json/);
     const problem = JSON.parse(text) as Record<string, unknown>;
     expect(problem).toMatchObject({ status: 503 });
     expect(problem.requestId).toEqual(expect.any(String));
-    // Nothing of the cause reaches the client: no host, port, driver error or stack.
+    // Nothing of the cause reaches the client: no host, port, driver error or suite.stack.
     expect(text).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|ioredis|redis:\/\/|\bat .+\.(ts|js):\d+/i);
-    const kept = await stack.db.select().from(tracks).where(eq(tracks.title, title));
+    const kept = await suite.stack.db.select().from(tracks).where(eq(tracks.title, title));
     expect(kept).toEqual([]);
 
     await redis.up();
-    const after = (await uploadTrack(stack.apiUrl, session, source, "after the outage")).track;
+    const after = (
+      await uploadTrack(suite.stack.apiUrl, suite.session, suite.source, "after the outage")
+    ).track;
     // The converting track finishes on its own; the waiting one's job was lost with Redis and
     // comes back through the reconciler.
-    for (const track of [converting, waiting, after]) await readyRow(stack, track.id);
-    await expectConsistent(stack);
+    for (const track of [converting, waiting, after]) await readyRow(suite.stack, track.id);
+    await expectConsistent(suite.stack);
   });
 });
 
 describe("Postgres restarted while converting", () => {
   it("the attempt that lost the database is retried and the track ends READY", async () => {
-    const transcoder = await stack.startTranscoder();
-    const { track } = await uploadTrack(stack.apiUrl, session, source, "database restarted");
-    const row = await stack.trackRow(track.id);
+    const transcoder = await suite.stack.startTranscoder();
+    const { track } = await uploadTrack(
+      suite.stack.apiUrl,
+      suite.session,
+      suite.source,
+      "database restarted",
+    );
+    const row = await suite.stack.trackRow(track.id);
     const jobId = audioJobId(track.id, row?.sourceFileName ?? "");
     await ffmpegRunning(transcoder);
 
@@ -103,14 +89,14 @@ describe("Postgres restarted while converting", () => {
     // job for its backoff. Then Postgres comes back on the same port with the same data.
     await until(
       "the attempt to fail and wait for its retry",
-      async () => (await stack.queue.getJobState(jobId)) === "delayed",
+      async () => (await suite.stack.queue.getJobState(jobId)) === "delayed",
       { timeoutMs: 60_000 },
     );
     await postgres.up();
 
-    const ready = await readyRow(stack, track.id);
+    const ready = await readyRow(suite.stack, track.id);
     expect(ready.processingAttempts).toBeGreaterThanOrEqual(2);
-    expect((await completedJob(stack, jobId))?.attemptsMade).toBeGreaterThanOrEqual(2);
-    await expectConsistent(stack);
+    expect((await completedJob(suite.stack, jobId))?.attemptsMade).toBeGreaterThanOrEqual(2);
+    await expectConsistent(suite.stack);
   });
 });

@@ -1,55 +1,24 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { AUDIO_PROCESSING_JOB_OPTIONS, audioJobId, trackKeys } from "@edge-music/contracts";
-import { registerArtist, type Session, uploadTrack } from "@edge-music/e2e/api";
-import { makeMp3Source } from "@edge-music/e2e/media";
-import {
-  afterAll,
-  afterEach,
-  beforeAll,
-  beforeEach,
-  describe,
-  expect,
-  it,
-  onTestFailed,
-} from "vitest";
+import { uploadTrack } from "@edge-music/e2e/api";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type FaultProxy, failFirst, firstOf, startFaultProxy } from "../support/fault-proxy.ts";
-import { type FaultStack, startFaultStack } from "../support/fault-stack.ts";
 import { expectConsistent } from "../support/settled.ts";
 import { listObjects, storageClient } from "../support/storage.ts";
+import { faultSuite } from "../support/suite.ts";
 import { completedJob, finishedRow, readyRow } from "../support/tracks.ts";
 import { until } from "../support/wait.ts";
 
-let stack: FaultStack;
+const suite = faultSuite("storage", 10);
 let proxy: FaultProxy;
-let session: Session;
-let dir: string;
-let source: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "stress-storage-"));
-  source = join(dir, "storage.mp3");
-  await Promise.all([
-    makeMp3Source(source, 10),
-    startFaultStack().then((s) => {
-      stack = s;
-    }),
-  ]);
   // Only the transcoder goes through the proxy; the Worker and the checks talk to the store.
-  proxy = await startFaultProxy(stack.infra.s3.endpoint);
-  session = await registerArtist(stack.apiUrl);
+  proxy = await startFaultProxy(suite.stack.infra.s3.endpoint);
 });
 beforeEach(async () => {
-  onTestFailed(() => console.log(stack.logs()));
-  await stack.startTranscoder({ S3_ENDPOINT: proxy.url, S3_SOCKET_TIMEOUT_MS: "2000" });
+  await suite.stack.startTranscoder({ S3_ENDPOINT: proxy.url, S3_SOCKET_TIMEOUT_MS: "2000" });
 });
-afterEach(() => stack.stopTranscoders());
-afterAll(async () => {
-  await proxy?.stop();
-  await stack?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => proxy?.stop());
 
 const isSourceGet = ({ method, path }: { method: string; path: string }) =>
   method === "GET" && path.includes("/source/");
@@ -67,8 +36,13 @@ describe("object storage failing some requests, then recovering", () => {
         failFirst(1, (r) => r.method === "PUT" && r.path.endsWith(segment), "error"),
       ),
     );
-    const { track } = await uploadTrack(stack.apiUrl, session, source, "flaky storage");
-    const ready = await readyRow(stack, track.id);
+    const { track } = await uploadTrack(
+      suite.stack.apiUrl,
+      suite.session,
+      suite.source,
+      "flaky storage",
+    );
+    const ready = await readyRow(suite.stack, track.id);
 
     const faults = proxy.seen.filter((r) => r.action !== "pass");
     expect(faults.map((r) => `${r.method} ${r.action}`)).toEqual([
@@ -79,18 +53,23 @@ describe("object storage failing some requests, then recovering", () => {
     // The download succeeded within the first attempt; the upload failure cost one attempt.
     expect(proxy.seen.filter(isSourceGet)).toHaveLength(4);
     expect(ready.processingAttempts).toBe(2);
-    const job = await completedJob(stack, audioJobId(track.id, ready.sourceFileName ?? ""));
+    const job = await completedJob(suite.stack, audioJobId(track.id, ready.sourceFileName ?? ""));
     expect(job?.attemptsMade).toBe(2);
     // The first attempt had published part of the outputs: the same keys were written again.
-    await expectConsistent(stack);
+    await expectConsistent(suite.stack);
   });
 });
 
 describe("object storage that never recovers", () => {
   it("FAILED with a readable processingError after the contract's 5 attempts and backoffs", async () => {
     proxy.setRule(() => "error");
-    const { track } = await uploadTrack(stack.apiUrl, session, source, "storage down for good");
-    const row = await stack.trackRow(track.id);
+    const { track } = await uploadTrack(
+      suite.stack.apiUrl,
+      suite.session,
+      suite.source,
+      "storage down for good",
+    );
+    const row = await suite.stack.trackRow(track.id);
     const jobId = audioJobId(track.id, row?.sourceFileName ?? "");
 
     // Each retry waits in `delayed` for the contract's backoff; the test moves it on (as an
@@ -100,7 +79,7 @@ describe("object storage that never recovers", () => {
       const job = await until(
         `attempt ${attempt} to fail and wait for its retry`,
         async () => {
-          const found = await stack.queue.getJob(jobId);
+          const found = await suite.stack.queue.getJob(jobId);
           return found?.attemptsMade === attempt && (await found.isDelayed()) && found;
         },
         { timeoutMs: 30_000 },
@@ -111,20 +90,24 @@ describe("object storage that never recovers", () => {
     const { delay } = AUDIO_PROCESSING_JOB_OPTIONS.backoff;
     expect(delays).toEqual([delay, delay * 2, delay * 4, delay * 8]);
 
-    const failed = await finishedRow(stack, track.id);
+    const failed = await finishedRow(suite.stack, track.id);
     expect(failed).toMatchObject({
       processingStatus: "FAILED",
       processingAttempts: AUDIO_PROCESSING_JOB_OPTIONS.attempts,
       processingError: "temporary storage error (InternalError)",
     });
-    expect(await stack.queue.getJobState(jobId)).toBe("failed");
+    expect(await suite.stack.queue.getJobState(jobId)).toBe("failed");
     // Its source stays for a retry by hand; nothing else was written.
-    const client = storageClient(stack.infra.s3);
-    const objects = await listObjects(client, stack.infra.s3.bucket, trackKeys(track.id).prefix);
+    const client = storageClient(suite.stack.infra.s3);
+    const objects = await listObjects(
+      client,
+      suite.stack.infra.s3.bucket,
+      trackKeys(track.id).prefix,
+    );
     client.destroy();
     expect(objects.map((o) => o.key)).toEqual([failed.sourceKey]);
 
     proxy.setRule(() => "pass");
-    await expectConsistent(stack);
+    await expectConsistent(suite.stack);
   });
 });

@@ -1,47 +1,14 @@
-import { mkdtemp, readdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readdir } from "node:fs/promises";
 import { audioJobId } from "@edge-music/contracts";
-import { registerArtist, type Session, uploadTrack } from "@edge-music/e2e/api";
-import { makeMp3Source } from "@edge-music/e2e/media";
-import {
-  afterAll,
-  afterEach,
-  beforeAll,
-  beforeEach,
-  describe,
-  expect,
-  it,
-  onTestFailed,
-} from "vitest";
-import { type FaultStack, startFaultStack } from "../support/fault-stack.ts";
+import { uploadTrack } from "@edge-music/e2e/api";
+import { describe, expect, it } from "vitest";
 import { expectConsistent } from "../support/settled.ts";
+import { faultSuite } from "../support/suite.ts";
 import { completedJob, ffmpegRunning, readyRow } from "../support/tracks.ts";
 import type { RunningTranscoder } from "../support/transcoder.ts";
 
-let stack: FaultStack;
-let session: Session;
-let dir: string;
-let source: string;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "stress-crash-"));
-  source = join(dir, "crash.mp3");
-  // Long enough that ffmpeg runs for a few seconds on a busy machine: the kill lands inside it.
-  await Promise.all([
-    makeMp3Source(source, 12),
-    startFaultStack().then((s) => {
-      stack = s;
-    }),
-  ]);
-  session = await registerArtist(stack.apiUrl);
-});
-beforeEach(() => onTestFailed(() => console.log(stack.logs())));
-afterEach(() => stack.stopTranscoders());
-afterAll(async () => {
-  await stack?.stop();
-  await rm(dir, { recursive: true, force: true });
-});
+// Long enough that ffmpeg runs for a few seconds on a busy machine: the kill lands inside it.
+const suite = faultSuite("crash", 12);
 
 /** The conversion work folders in the transcoder's TMPDIR (tsx keeps its cache there too). */
 const workFolders = async (transcoder: RunningTranscoder) =>
@@ -49,40 +16,49 @@ const workFolders = async (transcoder: RunningTranscoder) =>
 
 describe("the transcoder killed with SIGKILL while converting", () => {
   it("a new transcoder takes the stalled job over; READY with exactly its files", async () => {
-    const first = await stack.startTranscoder();
-    const { track } = await uploadTrack(stack.apiUrl, session, source, "killed mid-conversion");
+    const first = await suite.stack.startTranscoder();
+    const { track } = await uploadTrack(
+      suite.stack.apiUrl,
+      suite.session,
+      suite.source,
+      "killed mid-conversion",
+    );
     await ffmpegRunning(first);
     await first.kill();
     expect(await first.exited).toBe(128);
     expect(await first.children()).toEqual([]);
-    const killed = await stack.trackRow(track.id);
+    const killed = await suite.stack.trackRow(track.id);
     expect(killed).toMatchObject({ processingStatus: "PROCESSING", processingAttempts: 1 });
     // The dead process could not clean up: its work folder is still there.
     expect(await workFolders(first)).toHaveLength(1);
 
-    const second = await stack.startTranscoder();
-    const ready = await readyRow(stack, track.id);
+    const second = await suite.stack.startTranscoder();
+    const ready = await readyRow(suite.stack, track.id);
     // The killed attempt and the one that finished; BullMQ saw the job stall once.
     expect(ready.processingAttempts).toBe(2);
     const jobId = audioJobId(track.id, ready.sourceFileName ?? "");
-    const job = await completedJob(stack, jobId);
+    const job = await completedJob(suite.stack, jobId);
     expect(job?.stalledCounter).toBe(1);
     // The new transcoder cleans up after itself.
     expect(await workFolders(second)).toEqual([]);
     await second.stop();
 
-    await expectConsistent(stack);
+    await expectConsistent(suite.stack);
   });
 });
 
 describe("SIGTERM to the transcoder while converting", () => {
   it("stops taking jobs, lets go of the running one in time, exits 0; nothing is lost", async () => {
     const shutdownTimeoutMs = 1_000;
-    const transcoder = await stack.startTranscoder({
+    const transcoder = await suite.stack.startTranscoder({
       SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs),
     });
-    const running = (await uploadTrack(stack.apiUrl, session, source, "running at SIGTERM")).track;
-    const queued = (await uploadTrack(stack.apiUrl, session, source, "queued at SIGTERM")).track;
+    const running = (
+      await uploadTrack(suite.stack.apiUrl, suite.session, suite.source, "running at SIGTERM")
+    ).track;
+    const queued = (
+      await uploadTrack(suite.stack.apiUrl, suite.session, suite.source, "queued at SIGTERM")
+    ).track;
     await ffmpegRunning(transcoder);
 
     const sentAt = Date.now();
@@ -93,19 +69,19 @@ describe("SIGTERM to the transcoder while converting", () => {
     expect(await transcoder.children()).toEqual([]);
 
     // The queued job was never taken; the running one finished or waits for another transcoder.
-    expect(await stack.trackRow(queued.id)).toMatchObject({
+    expect(await suite.stack.trackRow(queued.id)).toMatchObject({
       processingStatus: "PROCESSING",
       processingAttempts: 0,
     });
-    const runningRow = await stack.trackRow(running.id);
+    const runningRow = await suite.stack.trackRow(running.id);
     const runningJob = audioJobId(running.id, runningRow?.sourceFileName ?? "");
-    const state = await stack.queue.getJobState(runningJob);
+    const state = await suite.stack.queue.getJobState(runningJob);
     if (runningRow?.processingStatus === "READY") expect(state).toBe("completed");
     else expect(["delayed", "wait"]).toContain(state);
 
-    const next = await stack.startTranscoder();
-    for (const track of [running, queued]) await readyRow(stack, track.id);
+    const next = await suite.stack.startTranscoder();
+    for (const track of [running, queued]) await readyRow(suite.stack, track.id);
     await next.stop();
-    await expectConsistent(stack);
+    await expectConsistent(suite.stack);
   });
 });
