@@ -9,16 +9,19 @@
 import { readFile, rm, stat } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { migrate } from "@edge-music/db/migrate";
-import { type Infra, type ManagedProcess, startInfra, startProcess } from "@edge-music/stack";
+import {
+  type Infra,
+  type ManagedProcess,
+  startInfra,
+  startTranscoderProcess,
+} from "@edge-music/stack";
 import { startUploadBatch, type Upload } from "../transcoder/test/bench/upload-batch.ts";
 import { makeAudio } from "../transcoder/test/support/sources.ts";
 
 const TRACKS = Number(process.env.BENCH_TRACKS ?? 8);
 const SECONDS = Number(process.env.BENCH_SOURCE_SECONDS ?? 45);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
-const transcoderDir = fileURLToPath(new URL("../transcoder", import.meta.url));
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const load = () =>
   loadavg()
@@ -35,23 +38,8 @@ interface Transcoder {
 /** One transcoder process as production runs it, configured from its environment. */
 function startTranscoder(infra: Infra, name: string): Transcoder {
   const lines: string[] = [];
-  const env = {
-    PATH: process.env.PATH ?? "",
-    HOME: process.env.HOME ?? tmpdir(),
-    REDIS_URL: infra.redisUrl,
-    DATABASE_URL: infra.databaseUrl,
-    NEON_WS_PROXY: infra.neonWsProxy,
-    S3_ENDPOINT: infra.s3.endpoint,
-    S3_REGION: infra.s3.region,
-    S3_BUCKET: infra.s3.bucket,
-    S3_ACCESS_KEY_ID: infra.s3.accessKeyId,
-    S3_SECRET_ACCESS_KEY: infra.s3.secretAccessKey,
-    CONCURRENCY: "1",
-    SHUTDOWN_TIMEOUT_MS: "10000",
-  };
-  const proc = startProcess(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: transcoderDir,
-    env,
+  const proc = startTranscoderProcess(infra, {
+    env: { CONCURRENCY: "1", SHUTDOWN_TIMEOUT_MS: "10000" },
     log: (line) => {
       lines.push(line);
       if (line.includes('"level":"error"') || line.includes('"level":"warn"')) {
