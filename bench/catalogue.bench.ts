@@ -13,7 +13,7 @@
 //     signed-in request makes first (one primary-key read).
 import { createDb } from "@edge-music/db/node";
 import { drive } from "./support/load.ts";
-import { connectPg, type SeedSizes, seedCatalogue } from "./support/seed.ts";
+import { CATALOGUE, connectPg, seedCatalogue } from "./support/seed.ts";
 import { giveFollows, giveListens, givePlaylists } from "./support/seed-accounts.ts";
 import {
   explain,
@@ -36,18 +36,7 @@ import { report, summarize } from "./support/stats.ts";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const N = Number(process.env.BENCH_N ?? 300);
 const TARGET_MS = 10;
-const SIZES: SeedSizes = {
-  users: 10_000,
-  artists: 20_000,
-  albums: 20_000,
-  tracks: 100_000,
-  playlists: 50_000,
-  publicShare: 0.85,
-  follows: 200_000,
-  playlistLikes: 100_000,
-  listens: 1_000_000,
-  playlistTracks: true,
-};
+const SIZES = CATALOGUE;
 
 type Db = ReturnType<typeof createDb>["db"];
 interface Page {

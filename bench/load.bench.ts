@@ -25,7 +25,7 @@ import { stackParts, startTranscoder } from "./support/load-stack.ts";
 import { makeSource, waitConverted } from "./support/load-tracks.ts";
 import { logLines } from "./support/log-lines.ts";
 import { keepPeak, printMemory, sampleParts } from "./support/proc-mem.ts";
-import { connectPg, type SeedSizes, seedCatalogue } from "./support/seed.ts";
+import { CATALOGUE, connectPg, scaleSizes, seedCatalogue } from "./support/seed.ts";
 import { lifecycle, loadLine, startMigratedInfra } from "./support/seed-stack.ts";
 
 const { values: args } = parseArgs({
@@ -41,19 +41,7 @@ const SCALE = num(undefined, "LOAD_SCALE", 1);
 const WARMUP_S = 5;
 const STREAM_TRACKS = 3;
 
-const scaled = (n: number) => Math.max(10, Math.round(n * SCALE));
-const SIZES: SeedSizes = {
-  users: scaled(10_000),
-  artists: scaled(20_000),
-  albums: scaled(20_000),
-  tracks: scaled(100_000),
-  playlists: scaled(50_000),
-  publicShare: 0.85,
-  follows: scaled(200_000),
-  playlistLikes: scaled(100_000),
-  listens: scaled(1_000_000),
-  playlistTracks: true,
-};
+const SIZES = scaleSizes(CATALOGUE, SCALE);
 
 const life = await lifecycle("load");
 const workerLog = logLines();

@@ -15,7 +15,7 @@
 //     whole table, are listed apart for queries of 3+ characters and of 1–2.
 import { createDb } from "@edge-music/db/node";
 import { drive } from "./support/load.ts";
-import { connectPg, type SeedSizes, seedCatalogue } from "./support/seed.ts";
+import { CATALOGUE, connectPg, type SeedSizes, seedCatalogue } from "./support/seed.ts";
 import {
   explain,
   printPlan,
@@ -34,18 +34,7 @@ const ROUNDS = Number(process.env.BENCH_N ?? 10);
 const BUDGET_MS = 10_000;
 const TARGET_MS = 20;
 const LIMIT = 10; // the endpoint's default
-const SIZES: SeedSizes = {
-  users: 10_000,
-  artists: 20_000,
-  albums: 20_000,
-  tracks: 100_000,
-  playlists: 50_000,
-  publicShare: 0.85,
-  follows: 200_000,
-  playlistLikes: 100_000,
-  listens: 0,
-  playlistTracks: false,
-};
+const SIZES: SeedSizes = { ...CATALOGUE, listens: 0, playlistTracks: false };
 
 /** Queries by shape, from the seeding's word lists (seed-words.ts): common words and rarer ones. */
 const SHAPES: Record<string, string[]> = {

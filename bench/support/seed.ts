@@ -22,6 +22,36 @@ export interface SeedSizes {
   playlistTracks: boolean;
 }
 
+/** The catalogue the read benchmarks seed (catalogue, search without listens, load scaled). */
+export const CATALOGUE: SeedSizes = {
+  users: 10_000,
+  artists: 20_000,
+  albums: 20_000,
+  tracks: 100_000,
+  playlists: 50_000,
+  publicShare: 0.85,
+  follows: 200_000,
+  playlistLikes: 100_000,
+  listens: 1_000_000,
+  playlistTracks: true,
+};
+
+/** `sizes` with every count times `scale` (at least 10 of each); shares and flags kept. */
+export function scaleSizes(sizes: SeedSizes, scale: number): SeedSizes {
+  const scaled = (n: number) => Math.max(10, Math.round(n * scale));
+  return {
+    ...sizes,
+    users: scaled(sizes.users),
+    artists: scaled(sizes.artists),
+    albums: scaled(sizes.albums),
+    tracks: scaled(sizes.tracks),
+    playlists: scaled(sizes.playlists),
+    follows: scaled(sizes.follows),
+    playlistLikes: scaled(sizes.playlistLikes),
+    listens: scaled(sizes.listens),
+  };
+}
+
 export const BIG_PLAYLIST_TRACKS = 500;
 
 export type SeedLog = (line: string) => void;

@@ -83,7 +83,7 @@ export function secondaryMatch(c: SearchColumns, terms: SearchTerms): SQL {
   return terms.fuzzy ? (or(contains(c, terms), closeTo(c, terms)) as SQL) : contains(c, terms);
 }
 
-/** The rank of every row that matches neither exactly, nor by full text, nor by prefix. */
+/** The lowest rank of an exact, full-text or prefix match; every other match ranks below it. */
 export const WEAK_RANK = 1;
 
 /**
