@@ -52,8 +52,25 @@ export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
   const root = options.dataDir ?? (await mkdtemp(join(tmpdir(), "edge-music-infra-")));
   // Postgres runs as its own system user when we are root: it must be able to enter this folder.
   if (!persistent) await chmod(root, 0o755);
-  const port = async (part: keyof NonNullable<InfraOptions["ports"]>) =>
-    options.ports?.[part] ?? (await freePort());
+  // A part on a port of its own choosing starts there or fails; on a free port it gets two more
+  // ports to try: another process may bind a free port between our asking and the child's bind.
+  const onPort = async <T>(
+    part: keyof NonNullable<InfraOptions["ports"]>,
+    start: (port: number) => Promise<T>,
+  ): Promise<T> => {
+    const fixed = options.ports?.[part];
+    if (fixed !== undefined) return await start(fixed);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await start(await freePort());
+      } catch (error) {
+        if (attempt === 3) throw error;
+        logFor(part === "standIns" ? "stand-ins" : part)(
+          `could not start on a free port (${(error as Error).message}); trying another`,
+        );
+      }
+    }
+  };
   const stops: Array<() => Promise<void>> = [];
   const restartable: Infra["restartable"] = {};
   const stopAll = async () => {
@@ -65,47 +82,57 @@ export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
     // their stop) before stopAll runs, or they would outlive the run.
     const [databaseUrl, redisUrl, s3, standIns] = await settleAll([
       options.databaseUrl ??
-        startEmbeddedPostgres({
-          dataDir: join(root, "postgres"),
-          port: await port("postgres"),
-          persistent,
-          log: logFor("postgres"),
-        }).then((pg) => {
+        onPort("postgres", (port) =>
+          startEmbeddedPostgres({
+            dataDir: join(root, "postgres"),
+            port,
+            persistent,
+            log: logFor("postgres"),
+          }),
+        ).then((pg) => {
           stops.push(pg.stop);
           restartable.postgres = pg;
           return pg.url;
         }),
       options.redisUrl ??
-        startRedis({
-          port: await port("redis"),
-          ...(persistent ? { dataDir: join(root, "redis") } : {}),
-          log: logFor("redis"),
-        }).then((redis) => {
+        onPort("redis", (port) =>
+          startRedis({
+            port,
+            ...(persistent ? { dataDir: join(root, "redis") } : {}),
+            log: logFor("redis"),
+          }),
+        ).then((redis) => {
           stops.push(redis.stop);
           restartable.redis = redis;
           return redis.url;
         }),
-      startS3({
-        port: await port("s3"),
-        dataDir: join(root, "s3"),
-        bucket: options.bucket ?? "media",
-        log: logFor("s3"),
-      }).then((handle) => {
+      onPort("s3", (port) =>
+        startS3({
+          port,
+          dataDir: join(root, "s3"),
+          bucket: options.bucket ?? "media",
+          log: logFor("s3"),
+        }),
+      ).then((handle) => {
         stops.push(handle.stop);
         const { stop: _stop, ...config } = handle;
         return config;
       }),
-      startStandIns({ port: await port("standIns"), log: logFor("stand-ins") }).then((handle) => {
-        stops.push(handle.stop);
-        return { url: handle.url };
-      }),
+      onPort("standIns", (port) => startStandIns({ port, log: logFor("stand-ins") })).then(
+        (handle) => {
+          stops.push(handle.stop);
+          return { url: handle.url };
+        },
+      ),
     ]);
     const target = new URL(databaseUrl);
-    const bridge = await startNeonBridge({
-      port: await port("bridge"),
-      allowedTargets: [`${target.hostname}:${target.port || "5432"}`],
-      log: logFor("bridge"),
-    });
+    const bridge = await onPort("bridge", (port) =>
+      startNeonBridge({
+        port,
+        allowedTargets: [`${target.hostname}:${target.port || "5432"}`],
+        log: logFor("bridge"),
+      }),
+    );
     stops.push(bridge.stop);
     return {
       databaseUrl,

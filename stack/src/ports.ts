@@ -1,7 +1,24 @@
 import { createServer } from "node:net";
 
-/** Asks the kernel for a free TCP port on 127.0.0.1 (tests use these; the dev stack uses fixed ones). */
+/** Ports this process has handed out: the kernel may give a closed one again before its user binds it. */
+const handedOut = new Set<number>();
+
+/**
+ * Asks the kernel for a free TCP port on 127.0.0.1 (tests use these; the dev stack uses fixed
+ * ones). Never the same port twice in one process: a child that takes a second to start (S3,
+ * Postgres) must not find its port taken by a sibling started in-process after it.
+ */
 export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = await kernelPort();
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error("could not allocate a port not handed out before");
+}
+
+async function kernelPort(): Promise<number> {
   return await new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();

@@ -1,7 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import type { LogFn } from "./log.ts";
-import { waitForPort } from "./ports.ts";
+import { type LogFn, lineSplitter } from "./log.ts";
 import { startProcess } from "./process.ts";
 
 export interface S3Config {
@@ -36,12 +35,38 @@ export async function startS3(options: {
       cwd: fileURLToPath(new URL("..", import.meta.url)),
     },
   );
-  await Promise.race([
-    waitForPort(options.port),
-    proc.exited.then((code) => {
-      throw new Error(`the S3 server exited early (code ${code})`);
-    }),
-  ]);
+  // Its own "listening" line, not just an open port: another program that took the port (a
+  // parallel test run) must not pass for our S3 server.
+  const ready = `listening on http://127.0.0.1:${options.port} `;
+  const listening = new Promise<void>((resolve) => {
+    const watch = lineSplitter((line) => {
+      if (line.startsWith(ready)) {
+        proc.child.stdout?.off("data", watch);
+        resolve();
+      }
+    });
+    proc.child.stdout?.on("data", watch);
+  });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      listening,
+      proc.exited.then((code) => {
+        throw new Error(`the S3 server exited early (code ${code})`);
+      }),
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`the S3 server did not listen on ${options.port} in 30 s`)),
+          30_000,
+        );
+      }),
+    ]);
+  } catch (error) {
+    await proc.stop();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
   return {
     endpoint: `http://127.0.0.1:${options.port}`,
     region: "us-east-1",
