@@ -35,3 +35,19 @@ export function pgConstraint(err: unknown): string | undefined {
     typeof constraint === "string" ? constraint : undefined,
   );
 }
+
+/**
+ * The messages of a connection that broke under a query, where there is no SQLSTATE to read:
+ * workerd's sockets ("Network connection lost.") and node-postgres' client, which the Neon
+ * driver is built on ("Connection terminated unexpectedly"). The next attempt may well work.
+ */
+const CONNECTION_LOST = /^(Network connection lost\.|Connection terminated unexpectedly)$/;
+
+/** Whether `err` (or a cause of it) is a connection that broke, not a refused query. */
+export function isConnectionLost(err: unknown): boolean {
+  return (
+    findInCauses(err, ({ message }) =>
+      typeof message === "string" && CONNECTION_LOST.test(message) ? true : undefined,
+    ) ?? false
+  );
+}

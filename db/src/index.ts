@@ -5,5 +5,11 @@ export {
   type DbHandle,
   type Schema,
 } from "./client";
-export { FOREIGN_KEY_VIOLATION, pgConstraint, pgErrorCode, UNIQUE_VIOLATION } from "./errors";
+export {
+  FOREIGN_KEY_VIOLATION,
+  isConnectionLost,
+  pgConstraint,
+  pgErrorCode,
+  UNIQUE_VIOLATION,
+} from "./errors";
 export * from "./schema";

@@ -34,6 +34,12 @@ const testRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHook })
     });
     throw new Error("Failed query: select 1 from db.internal", { cause });
   })
+  // A connection that broke under a query: no SQLSTATE, only the socket's message (workerd's).
+  .get("/connection-lost", () => {
+    throw new Error("Failed query: select 1 from db.internal", {
+      cause: new Error("Network connection lost."),
+    });
+  })
   .get("/storage-down", () => {
     throw new StorageUnavailableError("S3 GET failed: connect ECONNREFUSED s3.internal:9000");
   });
@@ -112,6 +118,13 @@ describe("error model", () => {
       expect(JSON.stringify(body)).not.toMatch(/db\.internal|too many clients|select/i);
     },
   );
+
+  it("answers a connection lost under a query (a load run's 500) with a 503 to retry", async () => {
+    const response = await send(app, "/api/v1/test/connection-lost");
+    const body = await expectProblem(response, 503, "SERVICE_UNAVAILABLE");
+    expect(response.headers.get("retry-after")).toBe("1");
+    expect(JSON.stringify(body)).not.toMatch(/db\.internal|select|Network/i);
+  });
 
   it("keeps other database errors a 500", async () => {
     await expectProblem(await send(app, "/api/v1/test/database/XX000"), 500, "INTERNAL");

@@ -141,4 +141,9 @@ describe("s3 storage that cannot be reached", () => {
     const error = await storage.get("any/key").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StorageUnavailableError);
   });
+
+  it("tries a write of bytes again too (a multipart upload's part), then reports it unavailable", async () => {
+    const error = await storage.put("any/key", new TextEncoder().encode("x")).catch((e) => e);
+    expect(error).toBeInstanceOf(StorageUnavailableError);
+  });
 });

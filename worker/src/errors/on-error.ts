@@ -1,4 +1,4 @@
-import { FOREIGN_KEY_VIOLATION, pgErrorCode } from "@edge-music/db";
+import { FOREIGN_KEY_VIOLATION, isConnectionLost, pgErrorCode } from "@edge-music/db";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../app-env.ts";
@@ -25,7 +25,9 @@ CODE_BY_STATUS.set(400, "MALFORMED_REQUEST");
 const UNAVAILABLE_SQLSTATE = /^(08|53|57P0[123])/;
 
 const isUnavailable = (error: Error) =>
-  error instanceof StorageUnavailableError || UNAVAILABLE_SQLSTATE.test(pgErrorCode(error) ?? "");
+  error instanceof StorageUnavailableError ||
+  UNAVAILABLE_SQLSTATE.test(pgErrorCode(error) ?? "") ||
+  isConnectionLost(error);
 
 /**
  * The one error handler, three tiers: our own errors carry their code and a client-safe message;

@@ -42,9 +42,9 @@ export function s3Storage(config: S3StorageConfig): ObjectStorage {
         headers: { "x-amz-content-sha256": "UNSIGNED-PAYLOAD", ...init.headers },
       });
     // aws4fetch retries 5xx answers itself; a connection that fails or breaks throws instead.
-    // Requests without a body are sent again; a body (a stream, often the client's upload) can
-    // be read only once, so its failure stands.
-    if (init.body != null) return request();
+    // Requests are sent again, bodiless ones and those with bytes (a multipart upload's parts);
+    // a stream (often the client's upload) can be read only once, so its failure stands.
+    if (init.body instanceof ReadableStream) return request();
     for (let attempt = 1; ; attempt++) {
       try {
         return await request();
