@@ -10,8 +10,13 @@ import { addFollowers, addLikes, found, insertPlaylist, marker } from "./support
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
 
-async function expectTiedOrder(type: Parameters<typeof found>[0], q: string, ids: string[]) {
-  const items = await found(type, q);
+async function expectTiedOrder(
+  type: Parameters<typeof found>[0],
+  q: string,
+  ids: string[],
+  limit?: number,
+) {
+  const items = await found(type, q, limit);
   expect(items.map((item) => item.id)).toEqual(ids);
   expect(new Set(items.map((item) => item.rank)).size).toBe(1);
 }
@@ -37,6 +42,19 @@ describe("GET /search: equal ranks", () => {
     await addLikes(bravo.id, 2);
     await addLikes(delta.id, 1);
     await expectTiedOrder("playlists", m, [bravo.id, delta.id, echo.id, alpha.id]);
+  });
+
+  it("keeps the most liked when the limit cuts through tied rows", async () => {
+    const m = marker();
+    const rows = [];
+    // Newest last, so neither the order of rows nor creation time would pick the liked ones.
+    for (const [minute, name] of ["bravo", "delta", "alpha", "echo", "golf"].entries()) {
+      rows.push(await insertPlaylist({ title: `${m} ${name}`, createdAt: at(minute) }));
+    }
+    const [bravo, delta] = rows.map((row) => row.id) as [string, string];
+    await addLikes(delta, 2);
+    await addLikes(bravo, 1);
+    await expectTiedOrder("playlists", m, [delta, bravo], 2);
   });
 
   it("puts the newest tracks first", async () => {

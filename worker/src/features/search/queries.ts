@@ -88,17 +88,25 @@ const keyName = (i: number) => `order_key_${i}`;
 const orderOf = ({ tieBreakers }: Searchable) =>
   sql.join([sql`rank DESC`, ...tieBreakers.map((_, i) => sql`${id(keyName(i))} DESC`)], sql`, `);
 
-/** The best `limit` visible rows that `where` selects: the item fields, rank and order keys. */
+/**
+ * The best `limit` visible rows that `where` selects: the item fields, rank and order keys.
+ * Tie-breakers may cost a subquery per row (a like count): the rows are first cut to the best
+ * `limit` by rank alone, with ties, and only those get their tie-breakers. The result is the same
+ * (the best `limit` by rank and tie-breakers all rank at least as high as the `limit`-th by rank).
+ */
 export function rankedRows(searchable: Searchable, where: SQL, rank: SQL, limit: number): SQL {
   const { table, fields, visible, tieBreakers } = searchable;
   const columns = sql.join(
     [
       ...Object.entries(fields).map(([name, expr]) => sql`${expr} AS ${id(name)}`),
       ...tieBreakers.map((expr, i) => sql`${expr} AS ${id(keyName(i))}`),
+      sql`rank`,
     ],
     sql`, `,
   );
-  return sql`SELECT ${columns}, ${rank} AS rank FROM ${table} WHERE ${and(visible, where)}
+  const best = sql`SELECT ${table}.*, ${rank} AS rank FROM ${table} WHERE ${and(visible, where)}
+    ORDER BY rank DESC FETCH FIRST ${limit} ROWS WITH TIES`;
+  return sql`SELECT ${columns} FROM (${best}) AS ${table}
     ORDER BY ${orderOf(searchable)} LIMIT ${limit}`;
 }
 
