@@ -23,6 +23,7 @@ const TABLES = [
   "playlist_tracks",
   "playlists",
   "rate_limits",
+  "search_words",
   "track_files",
   "tracks",
   "user_oauth_accounts",

@@ -8,6 +8,7 @@ export * from "./playlist-likes";
 export * from "./playlist-tracks";
 export * from "./playlists";
 export * from "./rate-limits";
+export { searchWords } from "./search";
 export * from "./track-files";
 export * from "./tracks";
 export * from "./users";

@@ -3,10 +3,12 @@ import { and, or, type SQL, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
+  contains,
+  containsRankOf,
+  nearRows,
   primaryMatch,
-  rankOf,
+  primaryRankOf,
   searchTerms,
-  secondaryMatch,
 } from "../../src/features/search/matching.ts";
 import { SEARCHABLE, type Searchable, searchStatement } from "../../src/features/search/queries.ts";
 import { insertArtist, withDb } from "../support/factories.ts";
@@ -62,12 +64,18 @@ beforeAll(async () => {
 function plainStatement(searchable: Searchable, q: string, limit: number): SQL {
   const terms = searchTerms(q);
   const { table, fields, visible, tieBreakers } = searchable;
-  const where = and(visible, or(primaryMatch(table, terms), secondaryMatch(table, terms)));
-  const rank = rankOf(table, terms);
+  const primary = primaryMatch(table, terms);
+  const inside = contains(table, terms);
+  const near = terms.fuzzy
+    ? nearRows(table, visible, terms)
+    : sql`SELECT NULL::uuid AS id, NULL::double precision AS rank`;
+  const rank = sql`(CASE WHEN ${primary} THEN ${primaryRankOf(table, terms)}
+    WHEN ${inside} THEN ${containsRankOf(table, terms)} ELSE near.rank END)`;
   return sql`SELECT ${sql.join(
     Object.entries(fields).map(([name, expr]) => sql`${expr} AS ${sql.identifier(name)}`),
     sql`, `,
-  )}, ${rank} AS rank FROM ${table} WHERE ${where}
+  )}, ${rank} AS rank FROM ${table} LEFT JOIN (${near}) AS near ON near.id = ${table.id}
+    WHERE ${and(visible, or(primary, inside, sql`near.id IS NOT NULL`))}
     ORDER BY ${sql.join([sql`${rank} DESC`, ...tieBreakers.map((t) => sql`${t} DESC`)], sql`, `)}
     LIMIT ${limit}`;
 }

@@ -44,7 +44,8 @@ const tsquery = (terms: SearchTerms) =>
 const likeLiteral = (terms: SearchTerms) =>
   sql`replace(replace(replace(${normalized(terms)}, '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
 
-const contains = (c: SearchColumns, terms: SearchTerms) =>
+/** The row's text holds the query anywhere (a trigram index serves it for 3+ characters). */
+export const contains = (c: SearchColumns, terms: SearchTerms) =>
   sql`${c.searchText} LIKE '%' || ${likeLiteral(terms)} || '%' ESCAPE '\\'`;
 
 const startsWith = (c: SearchColumns, terms: SearchTerms) =>
@@ -56,56 +57,82 @@ const equals = (c: SearchColumns, terms: SearchTerms) =>
 const fullText = (c: SearchColumns, terms: SearchTerms) =>
   sql`${c.searchVector} @@ ${tsquery(terms)}`;
 
-/**
- * `q <% text`: some extent of the column's words is trigram-similar to the query (pg_trgm's
- * word_similarity ≥ pg_trgm.word_similarity_threshold, 0.6 by default). Unlike `%` on whole
- * titles, it still finds a misspelt word in a long title. Indexed by the trigram GIN index.
- */
-const closeTo = (c: SearchColumns, terms: SearchTerms) =>
-  sql`${normalized(terms)} <% ${c.searchText}`;
-
 /*
  * A row matches when its full text matches, or it contains the query, or (words of 4+ letters)
- * it holds a near spelling. Searching is split by rank so that the common case reads few rows:
+ * it holds a near spelling of every such word of the query. Searching is split by rank so that
+ * the common case reads few rows:
  * - the primary match: exact (after normalisation), full text, or prefix — every row it finds
- *   ranks 1 or more (rankOf), and each part has an index (B-tree, GIN, B-tree pattern ops);
- * - the secondary match: a substring inside the title, or a near spelling — ranked below 1, so it
- *   is looked for only when fewer than `limit` primary rows were found; the result is then
- *   exactly that of one query over every condition. Ranking is what costs (a trigram
- *   similarity per row), and a common prefix ("lov") is inside many more titles than it starts.
+ *   ranks 1 or more (primaryRankOf), and each part has an index (B-tree, GIN, B-tree pattern ops);
+ * - the rest, ranked below 1: a substring inside the title (the trigram index) and near
+ *   spellings (`nearRows`) — looked for only when fewer than `limit` primary rows were found;
+ *   the result is then exactly that of one query over every condition. A common prefix ("lov")
+ *   is inside many more titles than it starts.
  */
 export function primaryMatch(c: SearchColumns, terms: SearchTerms): SQL {
   return or(fullText(c, terms), equals(c, terms), startsWith(c, terms)) as SQL;
 }
 
-/** The matches `primaryMatch` leaves out (a trigram index serves both for 3+ characters). */
-export function secondaryMatch(c: SearchColumns, terms: SearchTerms): SQL {
-  return terms.fuzzy ? (or(contains(c, terms), closeTo(c, terms)) as SQL) : contains(c, terms);
+/**
+ * The query's words that get typo tolerance (4+ characters), split as the search_words table
+ * splits titles (migration 0007: `search_words_of`).
+ */
+const fuzzyWords = (terms: SearchTerms) =>
+  sql`ARRAY(SELECT w FROM public.search_words_of(${normalized(terms)}) AS w WHERE char_length(w) >= 4)`;
+
+/**
+ * Near spellings, as `(id, rank)` rows of `table` where `visible`: titles holding, for every
+ * 4+ letter word of the query, a word `w` with `query_word <% w` (pg_trgm's word_similarity ≥
+ * pg_trgm.word_similarity_threshold, 0.6 by default). The near words come from the small
+ * search_words table (trigram index), the titles holding them from the full-text index (the
+ * word's English stem): no trigram scan and no similarity computed per title.
+ * Rank: 0.9 × the mean over the query's words of the best similarity, × (0.75 + 0.25 × the
+ * share of the title those words cover): closer spellings first, then titles that are mostly
+ * the words looked for. Always below 0.9, so below every primary match.
+ */
+export function nearRows(
+  table: SearchColumns & { id: AnyPgColumn },
+  visible: SQL | undefined,
+  terms: SearchTerms,
+): SQL {
+  const near = sql`SELECT query_word, w.query, char_length(w.word) AS length,
+      word_similarity(query_word, w.word) AS similarity
+    FROM unnest(${fuzzyWords(terms)}) AS query_word
+    JOIN public.search_words AS w ON query_word <% w.word`;
+  const perWord = sql`SELECT near.query_word, ${table.id} AS id,
+      max(near.similarity) AS similarity, max(near.length) AS length,
+      char_length(${table.searchText}) AS title_length
+    FROM (${near}) AS near JOIN ${table} ON ${table.searchVector} @@ near.query
+    ${visible ? sql`WHERE ${visible}` : sql``}
+    GROUP BY near.query_word, ${table.id}`;
+  return sql`SELECT id, (0.9 * avg(similarity)
+      * (0.75 + 0.25 * least(1, sum(length)::double precision / max(title_length))))::double precision
+      AS rank
+    FROM (${perWord}) AS per_word
+    GROUP BY id HAVING count(*) = cardinality(${fuzzyWords(terms)})`;
 }
 
 /** The lowest rank of an exact, full-text or prefix match; every other match ranks below it. */
 export const WEAK_RANK = 1;
 
 /**
- * Relevance as one number, tiers that never overlap: 3 exact match (after unaccent and
- * lower-casing); 2 + 0.9 × ts_rank for full-text matches (normalization 1|32: shorter titles
- * first, scaled into [0, 1)); 1 + 0.9 × the share of the title the query covers for prefix
- * matches (closer to the whole title first: a length per row, where a trigram similarity cost
- * several times more on the thousands of titles a short prefix starts); 0.9 × word_similarity
- * for the rest (substring inside a word, typos), always below WEAK_RANK.
+ * Relevance of a primary match as one number, tiers that never overlap: 3 exact match (after
+ * unaccent and lower-casing); 2 + 0.9 × ts_rank for full-text matches (normalization 1|32:
+ * shorter titles first, scaled into [0, 1)); 1 + 0.9 × the share of the title the query covers
+ * for prefix matches (closer to the whole title first: a length per row, where a trigram
+ * similarity cost several times more on the thousands of titles a short prefix starts).
+ * Other rows rank below WEAK_RANK: `containsRankOf`, `nearRows`.
  */
-export function rankOf(c: SearchColumns, terms: SearchTerms): SQL<number> {
+export function primaryRankOf(c: SearchColumns, terms: SearchTerms): SQL<number> {
   return sql<number>`(CASE
     WHEN ${equals(c, terms)} THEN 3
     WHEN ${fullText(c, terms)}
       THEN 2 + 0.9 * ts_rank(${c.searchVector}, ${tsquery(terms)}, 33)
     WHEN ${startsWith(c, terms)}
       THEN 1 + 0.9 * char_length(${normalized(terms)})::double precision / char_length(${c.searchText})
-    ELSE ${weakRankOf(c, terms)}
   END)::double precision`;
 }
 
-/** The rank of a row that matches only by substring inside a word or by a near spelling. */
-export function weakRankOf(c: SearchColumns, terms: SearchTerms): SQL<number> {
+/** The rank of a row that holds the query inside a word: 0.9 × word_similarity. */
+export function containsRankOf(c: SearchColumns, terms: SearchTerms): SQL<number> {
   return sql<number>`(0.9 * word_similarity(${normalized(terms)}, ${c.searchText}))::double precision`;
 }

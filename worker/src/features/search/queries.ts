@@ -10,19 +10,20 @@ import {
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import {
+  contains,
+  containsRankOf,
+  nearRows,
   primaryMatch,
-  rankOf,
+  primaryRankOf,
   type SearchColumns,
   type SearchTerms,
-  secondaryMatch,
   WEAK_RANK,
-  weakRankOf,
 } from "./matching.ts";
 import type { AlbumResult, ArtistResult, PlaylistResult, TrackResult } from "./schema.ts";
 
 /** What one searchable type needs: its table, the item's fields, who may see a row, the order. */
 export interface Searchable {
-  table: PgTable & SearchColumns;
+  table: PgTable & SearchColumns & { id: AnyPgColumn };
   /** Item field name → expression; `rank` is added. */
   fields: Record<string, SQL | AnyPgColumn>;
   visible?: SQL;
@@ -89,13 +90,14 @@ const orderOf = ({ tieBreakers }: Searchable) =>
   sql.join([sql`rank DESC`, ...tieBreakers.map((_, i) => sql`${id(keyName(i))} DESC`)], sql`, `);
 
 /**
- * The best `limit` visible rows that `where` selects: the item fields, rank and order keys.
- * Tie-breakers may cost a subquery per row (a like count): the rows are first cut to the best
- * `limit` by rank alone, with ties, and only those get their tie-breakers. The result is the same
- * (the best `limit` by rank and tie-breakers all rank at least as high as the `limit`-th by rank).
+ * The best `limit` of `candidates` (a SELECT of the table's rows, `<table>.*` and `rank`): the
+ * item fields, rank and order keys. Tie-breakers may cost a subquery per row (a like count): the
+ * rows are first cut to the best `limit` by rank alone, with ties, and only those get their
+ * tie-breakers. The result is the same (the best `limit` by rank and tie-breakers all rank at
+ * least as high as the `limit`-th by rank).
  */
-export function rankedRows(searchable: Searchable, where: SQL, rank: SQL, limit: number): SQL {
-  const { table, fields, visible, tieBreakers } = searchable;
+export function bestRows(searchable: Searchable, candidates: SQL, limit: number): SQL {
+  const { table, fields, tieBreakers } = searchable;
   const columns = sql.join(
     [
       ...Object.entries(fields).map(([name, expr]) => sql`${expr} AS ${id(name)}`),
@@ -104,27 +106,42 @@ export function rankedRows(searchable: Searchable, where: SQL, rank: SQL, limit:
     ],
     sql`, `,
   );
-  const best = sql`SELECT ${table}.*, ${rank} AS rank FROM ${table} WHERE ${and(visible, where)}
-    ORDER BY rank DESC FETCH FIRST ${limit} ROWS WITH TIES`;
-  return sql`SELECT ${columns} FROM (${best}) AS ${table}
+  return sql`SELECT ${columns} FROM (${candidates}
+    ORDER BY rank DESC FETCH FIRST ${limit} ROWS WITH TIES) AS ${table}
     ORDER BY ${orderOf(searchable)} LIMIT ${limit}`;
 }
 
 /**
  * The search of one type as one statement: the best `limit` rows of the primary match (indexed,
- * ranked WEAK_RANK or more), and only when they are fewer than `limit`, the best of the
- * secondary match (ranked below it). Rows are ordered by rank, then the type's tie-breakers.
+ * ranked WEAK_RANK or more), and only when they are fewer than `limit`, the best of the rest
+ * (substring inside the title, near spellings; ranked below it). Rows are ordered by rank, then
+ * the type's tie-breakers.
  */
 export function searchStatement(searchable: Searchable, terms: SearchTerms, limit: number): SQL {
-  const { table, fields } = searchable;
+  const { table, fields, visible } = searchable;
   const primary = primaryMatch(table, terms);
-  const secondary = secondaryMatch(table, terms);
-  const hits = rankedRows(searchable, primary, rankOf(table, terms), limit);
+  const hits = bestRows(
+    searchable,
+    sql`SELECT ${table}.*, ${primaryRankOf(table, terms)} AS rank FROM ${table}
+      WHERE ${and(visible, primary)}`,
+    limit,
+  );
 
-  // The count is an InitPlan: when it is not below the limit, the secondary scan never runs.
-  const secondaryOnly = sql`${secondary} AND NOT (${primary})
-    AND (SELECT count(*) FROM hits WHERE rank >= ${WEAK_RANK}) < ${limit}`;
-  const more = rankedRows(searchable, secondaryOnly, weakRankOf(table, terms), limit);
+  // An InitPlan: when the primary rows reach the limit, nothing below runs. Primary rows are
+  // already in `hits`; a row both inside and near ranks as inside (by word_similarity, which is
+  // at least its near rank).
+  const tooFew = sql`(SELECT count(*) FROM hits WHERE rank >= ${WEAK_RANK}) < ${limit}`;
+  const inside = contains(table, terms);
+  const insideRows = sql`SELECT ${table}.*, ${containsRankOf(table, terms)} AS rank FROM ${table}
+    WHERE ${and(visible, inside)} AND NOT (${primary}) AND ${tooFew}`;
+  const nearOnly = sql`SELECT ${table}.*, near.rank FROM (${nearRows(table, visible, terms)}) AS near
+    JOIN ${table} ON ${table.id} = near.id
+    WHERE NOT (${primary}) AND NOT (${inside}) AND ${tooFew}`;
+  const more = bestRows(
+    searchable,
+    terms.fuzzy ? sql`${insideRows} UNION ALL ${nearOnly}` : insideRows,
+    limit,
+  );
   const output = sql.join(
     [...Object.keys(fields), "rank"].map((name) => id(name)),
     sql`, `,
