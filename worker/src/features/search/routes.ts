@@ -16,13 +16,13 @@ const description = [
   "- A row matches when any of these holds, all blind to case and diacritics (`beyonce` finds “Beyoncé”, `dvorak` “Dvořák”):",
   "  - English full text, with stemming (`loving` finds “Love”) and English stop words ignored;",
   "  - substring anywhere (`ove` finds “Love”; scripts without spaces: `東京` finds “東京フラッシュ”);",
-  "  - typo tolerance when `q` has a word of 4+ letters or digits: a stretch of the title close in spelling to `q` (pg_trgm `word_similarity` ≥ 0.6; `metalica` finds “Metallica”).",
+  "  - typo tolerance when `q` has a word of 4+ letters or digits: the title holds, for every such word of `q`, a word close in spelling to it (pg_trgm `word_similarity` ≥ 0.6, found by its English stem; `metalica` finds “Metallica”, `midnigt train` finds “Midnight Train”). A word of the title that is an English stop word (`their`) is not found by a misspelling.",
   "",
   "**Ranking** (`rank`, highest first; a number comparable only within one response)",
   "- 3: the whole title/username equals `q` (ignoring case and diacritics);",
   "- 2 + 0.9 × full-text rank (`ts_rank`, shorter titles first) for other full-text matches;",
   "- 1 + 0.9 × the share of the title that `q` covers, for titles starting with `q` (shorter titles first);",
-  "- 0.9 × word similarity for the rest (substrings inside words, typos): always below exact, full-text and prefix matches.",
+  "- 0.9 × word similarity for substrings inside words; for typo-tolerant matches, 0.9 × the mean similarity of the close words × (0.75 + 0.25 × the share of the title they cover): always below exact, full-text and prefix matches.",
   "- Equal ranks: more followers first for artists, more likes first for playlists; then newest first (creation time) for every type, then id.",
 ].join("\n");
 
