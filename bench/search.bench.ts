@@ -11,7 +11,7 @@
 //     worker/src/features/search, run once in Node and captured), every query of the shape in turn,
 //     BENCH_N rounds (default 10, fewer past 10 s) over a direct connection, as round trips and
 //     as server time (planning + execution, EXPLAIN ANALYZE). EXPLAIN (ANALYZE, BUFFERS) of every
-//     query, the first of each shape printed; sequential scans, and index scans that return the
+//     query, the slowest of each shape printed (BENCH_PLAN_LINES nodes); sequential scans, and index scans that return the
 //     whole table, are listed apart for queries of 3+ characters and of 1–2.
 import { createDb } from "@edge-music/db/node";
 import { drive } from "./support/load.ts";
@@ -33,6 +33,8 @@ const ROUNDS = Number(process.env.BENCH_N ?? 10);
 // Per type and shape: the slowest shapes take a second a query on a busy machine.
 const BUDGET_MS = 10_000;
 const TARGET_MS = 20;
+// Nodes printed of each shape's slowest plan (BENCH_PLAN_LINES=100 for whole plans).
+const PLAN_LINES = Number(process.env.BENCH_PLAN_LINES ?? 6);
 const LIMIT = 10; // the endpoint's default
 const SIZES: SeedSizes = { ...CATALOGUE, listens: 0, playlistTracks: false };
 
@@ -149,10 +151,11 @@ try {
           `${type} ${shape} (round trip ${summarize(roundTrip).p95.toFixed(1)}, server ${summarize(server).p95.toFixed(1)})`,
         );
       }
+      let slowest: { q: string; plan: Awaited<ReturnType<typeof explain>> } | undefined;
       for (const [i, statement] of statements.entries()) {
         const q = texts[i] ?? "";
         const plan = await explain(client, statement);
-        if (i === 0) printPlan(plan, 6);
+        if (!slowest || plan.executionMs > slowest.plan.executionMs) slowest = { q, plan };
         // An index scan that returns (nearly) every row of its table reads it all, as a
         // sequential scan would: a trigram index does for a pattern it extracts no trigram from.
         const whole = plan.indexRows
@@ -164,6 +167,10 @@ try {
         if (scans.length === 0) continue;
         // Under 3 characters there is no trigram to look up: a scan is expected there.
         ([...q].length >= 3 ? seqScans : shortSeqScans).push(`${type} "${q}": ${scans.join(", ")}`);
+      }
+      if (slowest) {
+        console.log(`    the slowest plan of the shape, "${slowest.q}":`);
+        printPlan(slowest.plan, PLAN_LINES);
       }
     }
   }

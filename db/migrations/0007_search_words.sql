@@ -57,3 +57,9 @@ SELECT DISTINCT w FROM (
 ) AS titles, public.search_words_of(titles.search_text) AS w
 ORDER BY w
 ON CONFLICT (word) DO NOTHING;
+--> statement-breakpoint
+-- `a | b | …` and `a & b & …` of a column of tsqueries (the operators || and && as aggregates):
+-- a search builds one full-text query from the near words of each word it was given.
+CREATE AGGREGATE public.tsquery_or_agg(tsquery) (SFUNC = tsquery_or, STYPE = tsquery);
+--> statement-breakpoint
+CREATE AGGREGATE public.tsquery_and_agg(tsquery) (SFUNC = tsquery_and, STYPE = tsquery);

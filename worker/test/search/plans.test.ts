@@ -20,6 +20,12 @@ async function planOf(query: SQL): Promise<string> {
   );
 }
 
+/** The plan of the primary scan, and of the rest (the near words and the secondary scans). */
+function split(plan: string): [string, string] {
+  const [primary = "", ...rest] = plan.split(/CTE near|CTE more|Subquery Scan on more/);
+  return [primary, rest.join("\n")];
+}
+
 const TABLES = Object.keys(SEARCHABLE) as Array<keyof typeof SEARCHABLE>;
 
 /**
@@ -35,7 +41,7 @@ describe("search plans", () => {
     "%s, a long word: full text and prefix, then substring and near spellings, all from indexes",
     async (table) => {
       const plan = await planOf(statementOf(table, "metalica"));
-      const [primary = "", secondary = ""] = plan.split(/CTE more|Subquery Scan on more/);
+      const [primary, secondary] = split(plan);
       expect(primary, plan).toContain(`Bitmap Index Scan on ${table}_search_vector_idx`);
       // The substring from the trigram index; near words from theirs, their titles by full text.
       expect(secondary, plan).toContain(`Bitmap Index Scan on ${table}_search_text_trgm_idx`);
@@ -51,7 +57,7 @@ describe("search plans", () => {
     "%s, a 3-letter query: exact, full text and prefix first; substrings only if too few",
     async (table) => {
       const plan = await planOf(statementOf(table, "lov"));
-      const [primary = "", secondary = ""] = plan.split(/CTE more|Subquery Scan on more/);
+      const [primary, secondary] = split(plan);
       expect(primary, plan).toContain(`Bitmap Index Scan on ${table}_search_vector_idx`);
       expect(primary, plan).toContain(`${table}_search_text_prefix_idx`);
       expect(secondary, plan).toContain(`Bitmap Index Scan on ${table}_search_text_trgm_idx`);
@@ -64,7 +70,7 @@ describe("search plans", () => {
     "%s, 1–2 characters: equality and prefix from the B-tree before any substring scan",
     async (table) => {
       const plan = await planOf(statementOf(table, "lo"));
-      const [primary = "", secondary = ""] = plan.split(/CTE more|Subquery Scan on more/);
+      const [primary, secondary] = split(plan);
       expect(primary).toContain(`${table}_search_text_prefix_idx`);
       expect(primary).toContain(`Bitmap Index Scan on ${table}_search_vector_idx`);
       expect(secondary).toMatch(/One-Time Filter: \(\(InitPlan \d+\)\.col1 < /);

@@ -5,7 +5,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   contains,
   containsRankOf,
-  nearRows,
+  nearMatch,
+  nearRankOf,
+  nearWords,
   primaryMatch,
   primaryRankOf,
   searchTerms,
@@ -66,16 +68,15 @@ function plainStatement(searchable: Searchable, q: string, limit: number): SQL {
   const { table, fields, visible, tieBreakers } = searchable;
   const primary = primaryMatch(table, terms);
   const inside = contains(table, terms);
-  const near = terms.fuzzy
-    ? nearRows(table, visible, terms)
-    : sql`SELECT NULL::uuid AS id, NULL::double precision AS rank`;
+  const near = terms.fuzzy ? nearMatch(table, terms) : sql`false`;
   const rank = sql`(CASE WHEN ${primary} THEN ${primaryRankOf(table, terms)}
-    WHEN ${inside} THEN ${containsRankOf(table, terms)} ELSE near.rank END)`;
-  return sql`SELECT ${sql.join(
-    Object.entries(fields).map(([name, expr]) => sql`${expr} AS ${sql.identifier(name)}`),
-    sql`, `,
-  )}, ${rank} AS rank FROM ${table} LEFT JOIN (${near}) AS near ON near.id = ${table.id}
-    WHERE ${and(visible, or(primary, inside, sql`near.id IS NOT NULL`))}
+    WHEN ${inside} THEN ${containsRankOf(table, terms)} ELSE ${terms.fuzzy ? nearRankOf(table) : sql`NULL`} END)`;
+  return sql`${terms.fuzzy ? sql`WITH near AS MATERIALIZED (${nearWords(terms)}) ` : sql``}
+    SELECT ${sql.join(
+      Object.entries(fields).map(([name, expr]) => sql`${expr} AS ${sql.identifier(name)}`),
+      sql`, `,
+    )}, ${rank} AS rank FROM ${table}
+    WHERE ${and(visible, or(primary, inside, near))}
     ORDER BY ${sql.join([sql`${rank} DESC`, ...tieBreakers.map((t) => sql`${t} DESC`)], sql`, `)}
     LIMIT ${limit}`;
 }

@@ -64,7 +64,7 @@ const fullText = (c: SearchColumns, terms: SearchTerms) =>
  * - the primary match: exact (after normalisation), full text, or prefix — every row it finds
  *   ranks 1 or more (primaryRankOf), and each part has an index (B-tree, GIN, B-tree pattern ops);
  * - the rest, ranked below 1: a substring inside the title (the trigram index) and near
- *   spellings (`nearRows`) — looked for only when fewer than `limit` primary rows were found;
+ *   spellings (`nearMatch`) — looked for only when fewer than `limit` primary rows were found;
  *   the result is then exactly that of one query over every condition. A common prefix ("lov")
  *   is inside many more titles than it starts.
  */
@@ -79,36 +79,50 @@ export function primaryMatch(c: SearchColumns, terms: SearchTerms): SQL {
 const fuzzyWords = (terms: SearchTerms) =>
   sql`ARRAY(SELECT w FROM public.search_words_of(${normalized(terms)}) AS w WHERE char_length(w) >= 4)`;
 
+/** How many near words (distinct stems) of each query word are looked up, the closest first. */
+export const NEAR_WORDS = 8;
+
 /**
- * Near spellings, as `(id, rank)` rows of `table` where `visible`: titles holding, for every
- * 4+ letter word of the query, a word `w` with `query_word <% w` (pg_trgm's word_similarity ≥
- * pg_trgm.word_similarity_threshold, 0.6 by default). The near words come from the small
- * search_words table (trigram index), the titles holding them from the full-text index (the
- * word's English stem): no trigram scan and no similarity computed per title.
- * Rank: 0.9 × the mean over the query's words of the best similarity, × (0.75 + 0.25 × the
- * share of the title those words cover): closer spellings first, then titles that are mostly
- * the words looked for. Always below 0.9, so below every primary match.
+ * The body of the `near` CTE (statements that use `nearMatch` and `nearRankOf` define it): for
+ * every 4+ letter word of the query, the NEAR_WORDS closest words `w` of the search_words table
+ * with `query_word <% w` (pg_trgm's word_similarity ≥ pg_trgm.word_similarity_threshold, 0.6 by
+ * default), one per English stem: `(query_word, query, similarity, length)`. A small table and
+ * its trigram index: no trigram scan of the titles, no similarity computed per title.
  */
-export function nearRows(
-  table: SearchColumns & { id: AnyPgColumn },
-  visible: SQL | undefined,
-  terms: SearchTerms,
-): SQL {
-  const near = sql`SELECT query_word, w.query, char_length(w.word) AS length,
-      word_similarity(query_word, w.word) AS similarity
-    FROM unnest(${fuzzyWords(terms)}) AS query_word
-    JOIN public.search_words AS w ON query_word <% w.word`;
-  const perWord = sql`SELECT near.query_word, ${table.id} AS id,
-      max(near.similarity) AS similarity, max(near.length) AS length,
-      char_length(${table.searchText}) AS title_length
-    FROM (${near}) AS near JOIN ${table} ON ${table.searchVector} @@ near.query
-    ${visible ? sql`WHERE ${visible}` : sql``}
-    GROUP BY near.query_word, ${table.id}`;
-  return sql`SELECT id, (0.9 * avg(similarity)
-      * (0.75 + 0.25 * least(1, sum(length)::double precision / max(title_length))))::double precision
-      AS rank
-    FROM (${perWord}) AS per_word
-    GROUP BY id HAVING count(*) = cardinality(${fuzzyWords(terms)})`;
+export function nearWords(terms: SearchTerms): SQL {
+  return sql`SELECT query_word, query, similarity, length FROM (
+      SELECT query_word, w.query, max(word_similarity(query_word, w.word)) AS similarity,
+        max(char_length(w.word)) AS length,
+        row_number() OVER (PARTITION BY query_word
+          ORDER BY max(word_similarity(query_word, w.word)) DESC, min(char_length(w.word)), w.query::text)
+          AS closeness
+      FROM unnest(${fuzzyWords(terms)}) AS query_word
+      JOIN public.search_words AS w ON query_word <% w.word
+      WHERE w.query IS NOT NULL
+      GROUP BY query_word, w.query
+    ) AS near_words WHERE closeness <= ${NEAR_WORDS}`;
+}
+
+/**
+ * A near spelling: the title holds, for every 4+ letter word of the query, one of its near
+ * words — one full-text query (`(a | b) & (c | d)`) over the titles' index.
+ */
+export function nearMatch(c: SearchColumns, terms: SearchTerms): SQL {
+  return sql`(SELECT count(DISTINCT query_word) FROM near) = cardinality(${fuzzyWords(terms)})
+    AND ${c.searchVector} @@ (SELECT public.tsquery_and_agg(alternatives) FROM
+      (SELECT public.tsquery_or_agg(query) AS alternatives FROM near GROUP BY query_word) AS words)`;
+}
+
+/**
+ * The rank of a near spelling: 0.9 × the mean over the query's words of the best similarity of
+ * the near words the title holds, × (0.75 + 0.25 × the share of the title they cover): closer
+ * spellings first, then titles that are mostly the words looked for. Always below 0.9.
+ */
+export function nearRankOf(c: SearchColumns): SQL<number> {
+  return sql<number>`(SELECT (0.9 * avg(best)
+      * (0.75 + 0.25 * least(1, sum(length)::double precision / char_length(${c.searchText}))))::double precision
+    FROM (SELECT max(similarity) AS best, max(length) AS length FROM near
+      WHERE ${c.searchVector} @@ near.query GROUP BY query_word) AS held)`;
 }
 
 /** The lowest rank of an exact, full-text or prefix match; every other match ranks below it. */
@@ -120,7 +134,7 @@ export const WEAK_RANK = 1;
  * shorter titles first, scaled into [0, 1)); 1 + 0.9 × the share of the title the query covers
  * for prefix matches (closer to the whole title first: a length per row, where a trigram
  * similarity cost several times more on the thousands of titles a short prefix starts).
- * Other rows rank below WEAK_RANK: `containsRankOf`, `nearRows`.
+ * Other rows rank below WEAK_RANK: `containsRankOf`, `nearRankOf`.
  */
 export function primaryRankOf(c: SearchColumns, terms: SearchTerms): SQL<number> {
   return sql<number>`(CASE

@@ -12,7 +12,9 @@ import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import {
   contains,
   containsRankOf,
-  nearRows,
+  nearMatch,
+  nearRankOf,
+  nearWords,
   primaryMatch,
   primaryRankOf,
   type SearchColumns,
@@ -134,9 +136,9 @@ export function searchStatement(searchable: Searchable, terms: SearchTerms, limi
   const inside = contains(table, terms);
   const insideRows = sql`SELECT ${table}.*, ${containsRankOf(table, terms)} AS rank FROM ${table}
     WHERE ${and(visible, inside)} AND NOT (${primary}) AND ${tooFew}`;
-  const nearOnly = sql`SELECT ${table}.*, near.rank FROM (${nearRows(table, visible, terms)}) AS near
-    JOIN ${table} ON ${table.id} = near.id
-    WHERE NOT (${primary}) AND NOT (${inside}) AND ${tooFew}`;
+  const nearOnly = sql`SELECT ${table}.*, ${nearRankOf(table)} AS rank FROM ${table}
+    WHERE ${and(visible, nearMatch(table, terms))} AND NOT (${primary}) AND NOT (${inside})
+      AND ${tooFew}`;
   const more = bestRows(
     searchable,
     terms.fuzzy ? sql`${insideRows} UNION ALL ${nearOnly}` : insideRows,
@@ -146,7 +148,8 @@ export function searchStatement(searchable: Searchable, terms: SearchTerms, limi
     [...Object.keys(fields), "rank"].map((name) => id(name)),
     sql`, `,
   );
-  return sql`WITH hits AS MATERIALIZED (${hits}), more AS (${more})
+  const near = terms.fuzzy ? sql`near AS MATERIALIZED (${nearWords(terms)}), ` : sql``;
+  return sql`WITH hits AS MATERIALIZED (${hits}), ${near}more AS (${more})
     SELECT ${output} FROM (SELECT * FROM hits UNION ALL SELECT * FROM more) AS found
     ORDER BY ${orderOf(searchable)} LIMIT ${limit}`;
 }
