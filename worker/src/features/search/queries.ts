@@ -134,11 +134,13 @@ export function searchStatement(searchable: Searchable, terms: SearchTerms, limi
   // at least its near rank).
   const tooFew = sql`(SELECT count(*) FROM hits WHERE rank >= ${WEAK_RANK}) < ${limit}`;
   const inside = contains(table, terms);
+  // The gate first: the planner keeps the order of one-time filters, and the near words (a CTE
+  // the near match reads) must not be looked up when the primary rows filled the page.
   const insideRows = sql`SELECT ${table}.*, ${containsRankOf(table, terms)} AS rank FROM ${table}
-    WHERE ${and(visible, inside)} AND NOT (${primary}) AND ${tooFew}`;
+    WHERE ${tooFew} AND ${and(visible, inside)} AND NOT (${primary})`;
   const nearOnly = sql`SELECT ${table}.*, ${nearRankOf(table)} AS rank FROM ${table}
-    WHERE ${and(visible, nearMatch(table, terms))} AND NOT (${primary}) AND NOT (${inside})
-      AND ${tooFew}`;
+    WHERE ${tooFew} AND ${and(visible, nearMatch(table, terms))} AND NOT (${primary})
+      AND NOT (${inside})`;
   const more = bestRows(
     searchable,
     terms.fuzzy ? sql`${insideRows} UNION ALL ${nearOnly}` : insideRows,
