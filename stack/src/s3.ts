@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { type LogFn, lineSplitter } from "./log.ts";
+import type { LogFn } from "./log.ts";
 import { startProcess } from "./process.ts";
 
 export interface S3Config {
@@ -26,27 +26,26 @@ export async function startS3(options: {
 }): Promise<S3Handle> {
   await mkdir(options.dataDir, { recursive: true });
   const main = fileURLToPath(new URL("./s3-server-main.ts", import.meta.url));
+  // Its own "listening" line, not just an open port: another program that took the port (a
+  // parallel test run) must not pass for our S3 server. Read from the lines the log gets, as
+  // the dev Worker's "ready" line is.
+  const ready = `listening on http://127.0.0.1:${options.port} `;
+  let heard: () => void = () => {};
+  const listening = new Promise<void>((resolve) => {
+    heard = resolve;
+  });
   const proc = startProcess(
     process.execPath,
     ["--import", "tsx", main, String(options.port), options.dataDir, options.bucket],
     {
-      log: options.log,
+      log: (line) => {
+        if (line.startsWith(ready)) heard();
+        options.log(line);
+      },
       env: { ...process.env, NODE_OPTIONS: "--openssl-legacy-provider" },
       cwd: fileURLToPath(new URL("..", import.meta.url)),
     },
   );
-  // Its own "listening" line, not just an open port: another program that took the port (a
-  // parallel test run) must not pass for our S3 server.
-  const ready = `listening on http://127.0.0.1:${options.port} `;
-  const listening = new Promise<void>((resolve) => {
-    const watch = lineSplitter((line) => {
-      if (line.startsWith(ready)) {
-        proc.child.stdout?.off("data", watch);
-        resolve();
-      }
-    });
-    proc.child.stdout?.on("data", watch);
-  });
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
