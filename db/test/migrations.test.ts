@@ -115,9 +115,10 @@ describe("migrations", () => {
 
   it("install the search extensions and the immutable unaccent wrapper", async () => {
     const extensions = await rows<{ extname: string }>(
-      "SELECT extname FROM pg_extension WHERE extname IN ('pg_trgm', 'unaccent') ORDER BY 1",
+      `SELECT extname FROM pg_extension
+       WHERE extname IN ('fuzzystrmatch', 'pg_trgm', 'unaccent') ORDER BY 1`,
     );
-    expect(extensions.map((e) => e.extname)).toEqual(["pg_trgm", "unaccent"]);
+    expect(extensions.map((e) => e.extname)).toEqual(["fuzzystrmatch", "pg_trgm", "unaccent"]);
     const [fn] = await rows<{ volatile: string; result: string }>(
       `SELECT p.provolatile AS volatile, public.immutable_unaccent('Beyoncé Ångström') AS result
        FROM pg_proc p WHERE p.oid = 'public.immutable_unaccent(text)'::regprocedure`,

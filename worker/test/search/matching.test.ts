@@ -80,6 +80,30 @@ describe("GET /search: what matches", () => {
     expect(rankOf(items, typo?.id)).toBeLessThan(1);
   });
 
+  it("forgives a letter missing, extra or wrong: one edit in a word of 4–5 letters, two in longer ones", async () => {
+    const m = marker();
+    const [serenade, electric, seven, ten] = await tracksTitled(
+      `Serenade ${m}`,
+      `Electric ${m}`,
+      `zqxvbwy ${m}`,
+      `zqxvbwyklm ${m}`,
+    );
+    const ours = [serenade, electric, seven, ten].flatMap((row) => (row ? [row] : []));
+    // Every query also holds the marker, a word only these titles have: each finds ours only.
+    const near = async (typo: string) => oursIn(await found("tracks", `${typo} ${m}`), ours);
+    // A letter missing inside a 7-letter word (trigram word_similarity 0.55).
+    expect(await near("sernade")).toEqual([serenade?.id]);
+    expect(await near("serenadr")).toEqual([serenade?.id]);
+    // Two letters swapped are two edits: allowed in an 8-letter word.
+    expect(await near("elecrtic")).toEqual([electric?.id]);
+    // 5 letters, two edits from a 7-letter word (trigram similarity 0.4): not a typo of it.
+    expect(await near("zqxvy")).toEqual([]);
+    expect(await near("zqxvwy")).toEqual([seven?.id]);
+    // Two edits from a 10-letter word are forgiven, three are not (similarity 0.38).
+    expect(await near("zqxbwykm")).toEqual([ten?.id]);
+    expect(await near("zqxvbwkxxm")).toEqual([]);
+  });
+
   it("forgives a typo in every long word of a phrase, and wants each of them found", async () => {
     const m = marker();
     const [both, first, second] = await tracksTitled(

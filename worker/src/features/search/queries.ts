@@ -134,8 +134,8 @@ export function searchStatement(searchable: Searchable, terms: SearchTerms, limi
     WHERE ${and(visible, inside)} AND NOT (${primary})`;
   const nearOnly = sql`SELECT ${table}.*, ${nearRankOf(table)} AS rank FROM ${table}
     WHERE ${and(visible, nearMatch(table, terms))} AND NOT (${primary}) AND NOT (${inside})`;
-  // A row both inside and near ranks as inside (by word_similarity, which is at least its near
-  // rank). The gate, an InitPlan, is a one-time filter above everything of the secondary scans
+  // A row both inside and near ranks as inside (the one-statement definition: tiers.test.ts).
+  // The gate, an InitPlan, is a one-time filter above everything of the secondary scans
   // (quals are not pushed into a subquery with a limit): when the primary rows reach the limit,
   // none of it starts — no near-word lookup, no parallel workers launched for a sequential scan
   // (24 ms on a 2-character query, for a scan that returned nothing).

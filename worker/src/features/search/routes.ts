@@ -16,7 +16,7 @@ const description = [
   "- A row matches when any of these holds, all blind to case and diacritics (`beyonce` finds “Beyoncé”, `dvorak` “Dvořák”):",
   "  - English full text, with stemming (`loving` finds “Love”) and English stop words ignored;",
   "  - substring anywhere (`ove` finds “Love”; scripts without spaces: `東京` finds “東京フラッシュ”);",
-  "  - typo tolerance when `q` has a word of 4+ letters or digits: the title holds, for every such word of `q`, a word close in spelling to it (pg_trgm `word_similarity` ≥ 0.6, found by its English stem; `metalica` finds “Metallica”, `midnigt train` finds “Midnight Train”). A word of the title that is an English stop word (`their`) is not found by a misspelling.",
+  "  - typo tolerance when `q` has a word of 4+ letters or digits: the title holds, for every such word of `q`, a word close in spelling to it: one edit away (a letter missing, extra or wrong) for words of 4–5 letters, two for longer ones, among the words of trigram similarity ≥ 0.3, found by its English stem (`metalica` finds “Metallica”, `sernade` finds “Serenade”, `midnigt train` finds “Midnight Train”; a wrong letter in a 4-letter word leaves too few trigrams in common to be found). A word of the title that is an English stop word (`their`) is not found by a misspelling.",
   "",
   "**Ranking** (`rank`, highest first; a number comparable only within one response)",
   "- 3: the whole title/username equals `q` (ignoring case and diacritics);",
