@@ -20,6 +20,7 @@ const port = (name: string, fallback: number) => Number(env[name] ?? fallback);
 const ports = {
   worker: port("PORT", 8787),
   postgres: port("DEV_POSTGRES_PORT", 55432),
+  pooler: port("DEV_POOLER_PORT", 55434),
   bridge: port("DEV_NEON_BRIDGE_PORT", 55433),
   redis: port("DEV_REDIS_PORT", 56379),
   s3: port("DEV_S3_PORT", 59000),
@@ -62,7 +63,8 @@ async function writeDevVars(infra: InfraInfo, publicBaseUrl: string): Promise<vo
     ...(await devSecrets()),
     // OAuth sign-in works locally against the stand-in providers (any identity, no account).
     ...standInOAuthVars(infra.standIns.url),
-    DATABASE_URL: infra.databaseUrl,
+    // Through the pooler, as the Worker reaches Neon's pooled endpoint in production.
+    DATABASE_URL: infra.pooledDatabaseUrl,
     NEON_WS_PROXY: infra.neonWsProxy,
     REDIS_URL: infra.redisUrl,
     PUBLIC_BASE_URL: publicBaseUrl,
@@ -169,7 +171,7 @@ async function main(): Promise<void> {
     await waitForHttp(`${api}/health/live`, 120_000);
     say(
       `ready in ${((Date.now() - started) / 1000).toFixed(1)} s · api ${api} · docs ${api}/docs · health ${api}/health/ready · ` +
-        `postgres ${redact(infra.databaseUrl)} · redis ${infra.redisUrl} · s3 ${infra.s3.endpoint}/${infra.s3.bucket} · stand-ins ${infra.standIns.url} · Ctrl-C stops all`,
+        `postgres ${redact(infra.databaseUrl)} · pooler (the Worker's) ${redact(infra.pooledDatabaseUrl)} · redis ${infra.redisUrl} · s3 ${infra.s3.endpoint}/${infra.s3.bucket} · stand-ins ${infra.standIns.url} · Ctrl-C stops all`,
     );
   } catch (error) {
     say(`failed to start: ${error instanceof Error ? error.message : String(error)}`);

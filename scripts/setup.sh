@@ -3,7 +3,7 @@
 #   - Node >= 22.12 (wrangler needs it): the system one when new enough, else a project-local copy
 #     unpacked from the npm registry into .tools/ (the registry ships the official binaries),
 #   - pnpm at the version pinned in package.json ("packageManager"), project-local,
-#   - ffmpeg/ffprobe and redis-server through apt when missing (Debian/Ubuntu), else a clear message,
+#   - ffmpeg/ffprobe, redis-server and pgbouncer through apt when missing (Debian/Ubuntu), else a clear message,
 #   - the workspace's dependencies (frozen lockfile).
 # Idempotent: a second run only checks and takes a few seconds.
 # Source it (`. scripts/setup.sh`) to get PATH set for the current shell.
@@ -58,6 +58,8 @@ ensure_system_binaries() {
   local missing=()
   command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
   command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+  # The stack puts PgBouncer in front of Postgres, as Neon's pooled endpoint (in /usr/sbin).
+  [ -x /usr/sbin/pgbouncer ] || command -v pgbouncer >/dev/null 2>&1 || missing+=(pgbouncer)
   # The release workflows' `run:` steps are checked with shellcheck by the test command.
   command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
   # The e2e suite plays the HLS output with hls.js in Debian's chromium (driven by playwright-core).
@@ -69,7 +71,7 @@ ensure_system_binaries() {
     $sudo apt-get update -qq >/dev/null || true
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   else
-    say "missing: ${missing[*]}. Install them with your system's package manager (ffmpeg >= 5 with ffprobe, redis-server >= 6, shellcheck, chromium), then run again."
+    say "missing: ${missing[*]}. Install them with your system's package manager (ffmpeg >= 5 with ffprobe, redis-server >= 6, pgbouncer, shellcheck, chromium), then run again."
     exit 1
   fi
 }

@@ -57,6 +57,9 @@ export async function stackParts(worker: DevWorker, transcoderPid: number): Prom
       name: "postgres (postmaster + backends)",
       pids: () => named(process.pid, ["postgres"], true),
     },
+    // PgBouncer, in front of Postgres as Neon's pooled endpoint; its server connections are
+    // backends above, kept open for reuse (at most its default_pool_size per database and user).
+    { name: "pgbouncer (the pooler)", pids: () => named(process.pid, ["pgbouncer"], true) },
     { name: "redis-server", pids: () => named(process.pid, ["redis-server"], true) },
     { name: "s3 server (s3rver)", pids: () => tree(s3Pid) },
     {

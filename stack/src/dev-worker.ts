@@ -79,7 +79,8 @@ export async function startDevWorker(options: DevWorkerOptions): Promise<DevWork
 /** The Worker's variables against a local stack: S3 storage and secrets made for this run. */
 export function stackWorkerVars(infra: InfraInfo, publicBaseUrl: string): Record<string, string> {
   return {
-    DATABASE_URL: infra.databaseUrl,
+    // Through the pooler, as the Worker reaches Neon's pooled endpoint in production.
+    DATABASE_URL: infra.pooledDatabaseUrl,
     NEON_WS_PROXY: infra.neonWsProxy,
     REDIS_URL: infra.redisUrl,
     PUBLIC_BASE_URL: publicBaseUrl,

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type LogFn, silent } from "./log.ts";
 import { startNeonBridge } from "./neon-bridge.ts";
+import { findPgbouncer, startPooler } from "./pooler.ts";
 import { freePort } from "./ports.ts";
 import { startEmbeddedPostgres } from "./postgres.ts";
 import { startRedis } from "./redis.ts";
@@ -13,6 +14,11 @@ import { startStandIns } from "./stand-ins/index.ts";
 /** What the Worker, the transcoder and the tests need to reach the local infrastructure. */
 export interface InfraInfo {
   databaseUrl: string;
+  /**
+   * The same database through PgBouncer in transaction mode, as Neon's pooled endpoint: what the
+   * Worker connects to. The direct URL when pgbouncer is not installed.
+   */
+  pooledDatabaseUrl: string;
   /** NEON_WS_PROXY for @neondatabase/serverless: the dev bridge in front of that Postgres. */
   neonWsProxy: string;
   redisUrl: string;
@@ -27,7 +33,7 @@ export interface Infra extends InfraInfo {
   stop(): Promise<void>;
 }
 
-type Part = "postgres" | "bridge" | "redis" | "s3";
+type Part = "postgres" | "pooler" | "bridge" | "redis" | "s3";
 
 export interface InfraOptions {
   /** Where persistent data lives (dev). Without it everything is temporary (tests). */
@@ -42,7 +48,7 @@ export interface InfraOptions {
 }
 
 /**
- * Brings up Postgres (embedded or given), the Neon WebSocket bridge, Redis (redis-server or given),
+ * Brings up Postgres (embedded or given), PgBouncer in front of it, the Neon WebSocket bridge, Redis (redis-server or given),
  * the S3-compatible store and the stand-ins for outside services. On any failure, whatever already
  * started is stopped again.
  */
@@ -125,17 +131,36 @@ export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
         },
       ),
     ]);
-    const target = new URL(databaseUrl);
+    let pooledDatabaseUrl = databaseUrl;
+    // A Postgres on this machine gets a pooler of ours; one elsewhere (Neon) is used as given:
+    // its own pooled endpoint is the one to give.
+    const local = ["127.0.0.1", "localhost", "[::1]"].includes(new URL(databaseUrl).hostname);
+    const pgbouncer = local ? await findPgbouncer() : undefined;
+    if (pgbouncer) {
+      const pooler = await onPort("pooler", (port) =>
+        startPooler({ pgbouncer, port, target: databaseUrl, log: logFor("pooler") }),
+      );
+      stops.push(pooler.stop);
+      pooledDatabaseUrl = pooler.url;
+    } else {
+      logFor("pooler")(
+        local
+          ? "pgbouncer is not installed (./run setup installs it): the Worker connects to Postgres directly"
+          : "the Worker connects to the given DATABASE_URL as it is",
+      );
+    }
+    const hostPort = (url: string) => `${new URL(url).hostname}:${new URL(url).port || "5432"}`;
     const bridge = await onPort("bridge", (port) =>
       startNeonBridge({
         port,
-        allowedTargets: [`${target.hostname}:${target.port || "5432"}`],
+        allowedTargets: [hostPort(databaseUrl), hostPort(pooledDatabaseUrl)],
         log: logFor("bridge"),
       }),
     );
     stops.push(bridge.stop);
     return {
       databaseUrl,
+      pooledDatabaseUrl,
       neonWsProxy: bridge.url,
       redisUrl,
       s3,

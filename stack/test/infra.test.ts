@@ -74,8 +74,11 @@ describe("the Neon WebSocket bridge", () => {
     expect(code).toBe(1008);
   });
 
-  it("carries the Postgres wire protocol to the configured server", async () => {
-    const target = new URL(infra.databaseUrl);
+  it.each([
+    ["Postgres", infra.databaseUrl],
+    ["the pooler", infra.pooledDatabaseUrl],
+  ])("carries the Postgres wire protocol to %s", async (_name, url) => {
+    const target = new URL(url);
     const ws = new WebSocket(`${infra.neonWsProxy}?address=${target.hostname}:${target.port}`);
     await new Promise((resolve, reject) => {
       ws.once("open", resolve);
@@ -91,5 +94,37 @@ describe("the Neon WebSocket bridge", () => {
     ws.send(request);
     expect((await answer).toString()).toBe("N");
     ws.close();
+  });
+});
+
+describe("the pooler (PgBouncer, transaction mode, as Neon's pooled endpoint)", () => {
+  /** The server backend of a new client connection to `url`. */
+  async function backendOf(url: string): Promise<number> {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const { rows } = await client.query<{ pid: number }>("select pg_backend_pid() as pid");
+    await client.end();
+    return Number(rows[0]?.pid);
+  }
+
+  it("reaches the same database on a port of its own", async () => {
+    const pooled = new URL(infra.pooledDatabaseUrl);
+    const direct = new URL(infra.databaseUrl);
+    expect(pooled.port).not.toBe(direct.port);
+    expect(pooled.pathname).toBe(direct.pathname);
+    const client = new pg.Client({ connectionString: infra.pooledDatabaseUrl });
+    await client.connect();
+    const { rows } = await client.query<{ db: string }>("select current_database() as db");
+    await client.end();
+    expect(rows[0]?.db).toBe(direct.pathname.slice(1));
+  });
+
+  it("keeps server backends between client connections, where Postgres starts one each", async () => {
+    const pooled = [await backendOf(infra.pooledDatabaseUrl)];
+    pooled.push(await backendOf(infra.pooledDatabaseUrl));
+    expect(pooled[1]).toBe(pooled[0]);
+    const direct = [await backendOf(infra.databaseUrl)];
+    direct.push(await backendOf(infra.databaseUrl));
+    expect(direct[1]).not.toBe(direct[0]);
   });
 });
