@@ -20,6 +20,10 @@ export default async function setup(project: TestProject) {
   const { stop, restartable: _restartable, ...info } = infra;
   project.provide("infra", info);
   project.provide("appDatabaseUrl", app.url);
+  // The same database through the pooler, for the Worker under test (as the stack's Worker).
+  const pooled = new URL(app.url);
+  pooled.port = new URL(infra.pooledDatabaseUrl).port;
+  project.provide("appPooledDatabaseUrl", pooled.toString());
   return async () => {
     await app.drop().catch(() => {});
     await stop();

@@ -7,14 +7,15 @@ import type { Bindings } from "../../src/env.ts";
 
 /**
  * Bindings for one test: the miniflare ones (the R2 bucket MEDIA, vars) pointed at the real
- * Postgres (its migrated application database, through the Neon bridge), Redis and the
+ * Postgres (its migrated application database, through the pooler and the Neon bridge), Redis and the
  * stand-ins (OAuth providers, mail API) that the global setup started.
  */
 export function testBindings(overrides: Partial<Bindings> = {}): Bindings {
   const infra = inject("infra");
   return {
     ...(bindings as Bindings),
-    DATABASE_URL: inject("appDatabaseUrl"),
+    // Through the stack's pooler, as the Worker reaches Neon's pooled endpoint (ADR 0008).
+    DATABASE_URL: inject("appPooledDatabaseUrl"),
     NEON_WS_PROXY: infra.neonWsProxy,
     REDIS_URL: infra.redisUrl,
     STORAGE_DRIVER: "r2",

@@ -15,7 +15,9 @@ import { uniqueEmail, uniqueName } from "./auth.ts";
  * (tracks before the upload pipeline, many rows). Each call makes unique values.
  */
 export async function withDb<T>(fn: (db: Database) => Promise<T>): Promise<T> {
-  const handle = createDb(inject("appDatabaseUrl"), { wsProxy: inject("infra").neonWsProxy });
+  const handle = createDb(inject("appPooledDatabaseUrl"), {
+    wsProxy: inject("infra").neonWsProxy,
+  });
   try {
     return await fn(handle.db);
   } finally {
