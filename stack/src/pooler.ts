@@ -59,7 +59,7 @@ export async function startPooler(options: {
     [
       "; Written by the stack (stack/src/pooler.ts) for one run.",
       "[databases]",
-      `* = host=${target.hostname} port=${target.port || "5432"}`,
+      `* = host=${target.hostname.replace(/^\[(.*)\]$/, "$1")} port=${target.port || "5432"}`,
       "[pgbouncer]",
       "listen_addr = 127.0.0.1",
       `listen_port = ${options.port}`,
@@ -69,8 +69,8 @@ export async function startPooler(options: {
       `auth_type = ${password ? "plain" : "trust"}`,
       `auth_file = ${join(dir, "users.txt")}`,
       "pool_mode = transaction",
-      // Server connections per database and user: a few per core are what Postgres runs best;
-      // clients beyond them wait in PgBouncer's queue, not in Postgres.
+      // Server connections per database and user; clients beyond them wait in PgBouncer's queue
+      // for the next free one (transactions here are milliseconds) instead of starting backends.
       "default_pool_size = 40",
       "max_client_conn = 5000",
       // Client drivers send these; PgBouncer would refuse the connection otherwise.
