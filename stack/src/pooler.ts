@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import type { LogFn } from "./log.ts";
 import { postgresUser } from "./postgres-binaries.ts";
-import { type ManagedProcess, startProcess } from "./process.ts";
+import { type ManagedProcess, startProcessUntilReady } from "./process.ts";
 
 export interface PoolerHandle {
   /** The same database, user and password as the target, through the pooler. */
@@ -80,40 +80,18 @@ export async function startPooler(options: {
     { mode: 0o644 },
   );
   const runAs = await postgresUser();
-  // Its own "listening" line, not just an open port (as the S3 server's start, s3.ts).
-  const output: string[] = [];
-  let heard: () => void = () => {};
-  const listening = new Promise<void>((resolve) => {
-    heard = resolve;
-  });
-  const proc: ManagedProcess = startProcess(options.pgbouncer, [join(dir, "pgbouncer.ini")], {
-    ...(runAs ?? {}),
-    log: (line) => {
-      output.push(line);
-      if (line.includes(`listening on 127.0.0.1:${options.port}`)) heard();
-      options.log(line);
-    },
-  });
-  let timer: NodeJS.Timeout | undefined;
+  let proc: ManagedProcess;
   try {
-    await Promise.race([
-      listening,
-      proc.exited.then((code) => {
-        throw new Error(`pgbouncer exited during start (code ${code}): ${output.join("\n")}`);
-      }),
-      new Promise((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`pgbouncer did not listen on ${options.port} in 20 s`)),
-          20_000,
-        );
-      }),
-    ]);
+    proc = await startProcessUntilReady(options.pgbouncer, [join(dir, "pgbouncer.ini")], {
+      ...(runAs ?? {}),
+      log: options.log,
+      ready: (line) => line.includes(`listening on 127.0.0.1:${options.port}`),
+      name: "pgbouncer",
+      timeoutMs: 20_000,
+    });
   } catch (error) {
-    await proc.stop();
     await rm(dir, { recursive: true, force: true });
     throw error;
-  } finally {
-    clearTimeout(timer);
   }
   const url = new URL(options.target);
   url.port = String(options.port);

@@ -48,6 +48,62 @@ export function startProcess(
   };
 }
 
+/**
+ * startProcess, resolved once the child logs the line that says it is ready: its own line, not
+ * just an open port, so that another program that took the port cannot pass for it. When the
+ * child exits first, or says nothing of the kind in `timeoutMs`, it is stopped and the start
+ * fails with its last lines.
+ */
+export async function startProcessUntilReady(
+  command: string,
+  args: string[],
+  options: SpawnOptions & {
+    log: LogFn;
+    /** Whether a line of its output says it is ready. */
+    ready: (line: string) => boolean;
+    /** For the errors: "the S3 server", "pgbouncer". */
+    name: string;
+    timeoutMs: number;
+  },
+): Promise<ManagedProcess> {
+  const { ready, name, timeoutMs, log, ...spawnOptions } = options;
+  const lines: string[] = [];
+  let heard: () => void = () => {};
+  const readyHeard = new Promise<void>((resolve) => {
+    heard = resolve;
+  });
+  const proc = startProcess(command, args, {
+    ...spawnOptions,
+    log: (line) => {
+      lines.push(line);
+      if (lines.length > 20) lines.shift();
+      if (ready(line)) heard();
+      log(line);
+    },
+  });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      readyHeard,
+      proc.exited.then((code) => {
+        throw new Error(`${name} exited early (code ${code}): ${lines.join("\n")}`);
+      }),
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`${name} was not ready in ${timeoutMs / 1000} s`)),
+          timeoutMs,
+        );
+      }),
+    ]);
+  } catch (error) {
+    await proc.stop();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  return proc;
+}
+
 function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
