@@ -89,35 +89,32 @@ const fuzzyWords = (terms: SearchTerms) =>
 export const NEAR_WORDS = 8;
 
 /**
- * The edits a word of the query may be away from a word of a title and still be its typo: one
- * (a letter missing, extra or wrong) for words of 4–5 letters, two for longer ones (two letters
- * swapped are two edits).
- */
-const allowedEdits = (queryWord: SQL) =>
-  sql`(CASE WHEN char_length(${queryWord}) <= 5 THEN 1 ELSE 2 END)`;
-
-/**
  * The body of the `near` CTE (statements that use `nearMatch` and `nearRankOf` define it): for
  * every 4+ letter word of the query, the NEAR_WORDS closest words `w` of the search_words table
- * within `allowedEdits` of it (fuzzystrmatch's levenshtein), fewest edits first, then trigram
- * similarity, one per English stem: `(query_word, query, similarity, length)`. The candidates
- * are the words trigram-similar to it (pg_trgm's `%`: similarity ≥
- * pg_trgm.similarity_threshold, 0.3 by default), from the trigram index of a small table: no
- * trigram scan of the titles, no similarity computed per title. A typo that leaves a short word
- * below that similarity (a wrong letter in a 4-letter word) is not found.
+ * within its allowed edits (fuzzystrmatch's levenshtein: one edit, a letter missing, extra or
+ * wrong, for words of 4–5 letters; two for longer ones, so two letters swapped count), fewest
+ * edits first, then trigram similarity, one per English stem:
+ * `(query_word, query, similarity, length)`. The candidates are the words trigram-similar to it
+ * (pg_trgm's `%`: similarity ≥ pg_trgm.similarity_threshold, 0.3 by default), from the trigram
+ * index of a small table: no trigram scan of the titles, no similarity computed per title. A
+ * typo that leaves a short word below that similarity (a wrong letter in a 4-letter word) is not
+ * found. The distance of each candidate is computed once (a lateral), for the filter and the order.
  */
 export function nearWords(terms: SearchTerms): SQL {
-  const edits = sql`public.levenshtein_less_equal(query_word, w.word, ${allowedEdits(sql`query_word`)})`;
   return sql`SELECT query_word, query, similarity, length FROM (
       SELECT query_word, w.query, max(public.similarity(query_word, w.word)) AS similarity,
         max(char_length(w.word)) AS length,
         row_number() OVER (PARTITION BY query_word
-          ORDER BY min(${edits}), max(public.similarity(query_word, w.word)) DESC,
+          ORDER BY min(distance.edits), max(public.similarity(query_word, w.word)) DESC,
             min(char_length(w.word)), w.query::text)
           AS closeness
       FROM unnest(${fuzzyWords(terms)}) AS query_word
+      CROSS JOIN LATERAL (SELECT CASE WHEN char_length(query_word) <= 5 THEN 1 ELSE 2 END
+        AS allowed) AS edits_of
       JOIN public.search_words AS w ON w.word OPERATOR(public.%) query_word
-      WHERE w.query IS NOT NULL AND ${edits} <= ${allowedEdits(sql`query_word`)}
+      CROSS JOIN LATERAL (SELECT public.levenshtein_less_equal(query_word, w.word, edits_of.allowed)
+        AS edits) AS distance
+      WHERE w.query IS NOT NULL AND distance.edits <= edits_of.allowed
       GROUP BY query_word, w.query
     ) AS near_words WHERE closeness <= ${NEAR_WORDS}`;
 }
@@ -134,8 +131,9 @@ export function nearMatch(c: SearchColumns, terms: SearchTerms): SQL {
 
 /**
  * The rank of a near spelling: 0.9 × the mean over the query's words of the best (trigram)
- * similarity of the near words the title holds, × (0.75 + 0.25 × the share of the title they cover): closer
- * spellings first, then titles that are mostly the words looked for. Always below 0.9.
+ * similarity of the near words the title holds, × (0.75 + 0.25 × the share of the title they
+ * cover): closer spellings first, then titles that are mostly the words looked for. Always below
+ * 0.9.
  */
 export function nearRankOf(c: SearchColumns): SQL<number> {
   return sql<number>`(SELECT (0.9 * avg(best)
