@@ -1,4 +1,5 @@
--- Custom SQL migration file, put your code below! ---- fuzzystrmatch's levenshtein_less_equal tells a typo from a word that merely shares trigrams:
+-- Custom SQL migration file, put your code below! --
+-- fuzzystrmatch's levenshtein_less_equal tells a typo from a word that merely shares trigrams:
 -- near spellings of a query word are the words of search_words within one edit (a letter
 -- missing, extra or wrong) for words of 4–5 letters and two edits for longer ones, found among
 -- the trigram-similar words (pg_trgm's `%`, the trigram index). Before, near meant

@@ -48,9 +48,9 @@ export interface InfraOptions {
 }
 
 /**
- * Brings up Postgres (embedded or given), PgBouncer in front of it, the Neon WebSocket bridge, Redis (redis-server or given),
- * the S3-compatible store and the stand-ins for outside services. On any failure, whatever already
- * started is stopped again.
+ * Brings up Postgres (embedded or given), PgBouncer in front of it, the Neon WebSocket bridge,
+ * Redis (redis-server or given), the S3-compatible store and the stand-ins for outside services.
+ * On any failure, whatever already started is stopped again.
  */
 export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
   const logFor = options.logFor ?? (() => silent);
@@ -149,7 +149,10 @@ export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
           : "the Worker connects to the given DATABASE_URL as it is",
       );
     }
-    const hostPort = (url: string) => `${new URL(url).hostname}:${new URL(url).port || "5432"}`;
+    const hostPort = (url: string) => {
+      const { hostname, port } = new URL(url);
+      return `${hostname}:${port || "5432"}`;
+    };
     const bridge = await onPort("bridge", (port) =>
       startNeonBridge({
         port,
