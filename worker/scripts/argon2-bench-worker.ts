@@ -2,7 +2,7 @@
 // routes, so that bench/auth.bench.ts can measure argon2 inside workerd (under `wrangler dev`).
 // It lives here, not in bench/, to be type-checked with the Workers types. GET /empty is the
 // baseline: what a request costs without any hashing.
-import { hashPassword, verifyPassword } from "../src/auth/password.ts";
+import { hashPassword, verifyPassword } from "../src/security/password.ts";
 
 const PASSWORD = "correct horse battery staple";
 let stored: Promise<string> | undefined;

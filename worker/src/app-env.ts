@@ -1,7 +1,7 @@
-import type { Principal } from "./auth/guard.ts";
+import type { Services } from "./connections/index.ts";
 import type { Bindings, Env } from "./env.ts";
 import type { Logger } from "./logger.ts";
-import type { Services } from "./services/index.ts";
+import type { Principal } from "./security/guard.ts";
 
 /** Hono's environment for every route of the service. */
 export interface AppEnv {

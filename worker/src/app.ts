@@ -4,18 +4,16 @@ import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "./app-env.ts";
 import { NotFoundError } from "./errors/app-error.ts";
 import { onError } from "./errors/on-error.ts";
-import { albumRoutes } from "./features/albums/index.ts";
+import { albumRoutes } from "./features/albums/routes.ts";
 import { artistRoutes } from "./features/artists/index.ts";
 import { authRoutes } from "./features/auth/index.ts";
-import { meRoutes } from "./features/auth/routes/session.ts";
-import { healthRoutes } from "./features/health/index.ts";
-import { historyRoutes } from "./features/history/index.ts";
-import { mediaRoutes } from "./features/media/index.ts";
+import { meRoutes } from "./features/auth/session/routes.ts";
+import { healthRoutes } from "./features/health/routes.ts";
+import { historyRoutes } from "./features/history/routes.ts";
+import { imageRoutes } from "./features/images/routes.ts";
 import { playlistRoutes } from "./features/playlists/index.ts";
-import { searchRoutes } from "./features/search/index.ts";
-import { streamingRoutes } from "./features/streaming/routes.ts";
+import { searchRoutes } from "./features/search/routes.ts";
 import { trackRoutes } from "./features/tracks/index.ts";
-import { uploadRoutes } from "./features/uploads/routes.ts";
 import { jsonBodyLimit } from "./middleware/body-limit.ts";
 import { corsForAllowedOrigins, originCheck } from "./middleware/origin-check.ts";
 import { requestContext } from "./middleware/request-context.ts";
@@ -40,11 +38,9 @@ export function createApp() {
   app.route(`${API_PREFIX}/playlists`, playlistRoutes);
   app.route(`${API_PREFIX}/history`, historyRoutes);
   app.route(`${API_PREFIX}/albums`, albumRoutes);
-  app.route(`${API_PREFIX}/tracks/stream`, streamingRoutes);
-  app.route(`${API_PREFIX}/tracks`, uploadRoutes);
   app.route(`${API_PREFIX}/tracks`, trackRoutes);
   app.route(`${API_PREFIX}/search`, searchRoutes);
-  app.route("/static", mediaRoutes);
+  app.route("/static", imageRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "accessCookie", {
     type: "apiKey",

@@ -1,8 +1,8 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
+import { createRequestServices } from "../connections/index.ts";
 import { parseEnv } from "../env.ts";
 import { createLogger, type LogLevel } from "../logger.ts";
-import { createRequestServices } from "../services/index.ts";
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 

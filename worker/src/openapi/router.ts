@@ -1,6 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
-import type { PrincipalKind } from "../auth/kinds.ts";
+import type { PrincipalKind } from "../security/account-kinds.ts";
 import { validationHook } from "../validation/validator.ts";
 
 /** Every feature's sub-app: validation failures become our 400 problem documents. */

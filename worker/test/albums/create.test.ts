@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { app, registerAccount } from "../support/auth.ts";
 import { send } from "../support/env.ts";
 import { expectProblem } from "../support/problem.ts";
-import { json } from "../tracks/helpers.ts";
+import { json } from "../tracks/catalogue/support.ts";
 
 const ALBUMS = "/api/v1/albums";
 

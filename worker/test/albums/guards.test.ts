@@ -1,6 +1,6 @@
 import type { Registered } from "../support/auth.ts";
 import { describeGuardMatrix } from "../support/guard-matrix.ts";
-import { createAlbum } from "../tracks/helpers.ts";
+import { createAlbum } from "../tracks/catalogue/support.ts";
 
 const ownAlbum = async (owner: Registered) =>
   `/api/v1/albums/${(await createAlbum(owner.client)).id}`;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Client } from "../support/auth.ts";
 import { insertAlbum, insertArtist, insertTrack } from "../support/factories.ts";
 import { expectProblem } from "../support/problem.ts";
-import { ids, json } from "../tracks/helpers.ts";
+import { ids, json } from "../tracks/catalogue/support.ts";
 
 async function discography(count: number) {
   const artist = await insertArtist();

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { IMAGE_MAX_BYTES } from "../../src/media/images.ts";
+import { IMAGE_MAX_BYTES } from "../../src/file-input/images.ts";
 import { Client, registerAccount } from "../support/auth.ts";
 import { IMAGE_BYTES, insertTrack } from "../support/factories.ts";
 import { expectProblem } from "../support/problem.ts";
-import { createAlbum, fetchMedia, form, json, png } from "../tracks/helpers.ts";
+import { createAlbum, fetchMedia, form, json, png } from "../tracks/catalogue/support.ts";
 
 async function ownAlbum(body: Record<string, unknown> = {}) {
   const owner = await registerAccount("artist");

@@ -2,8 +2,8 @@ import { env } from "cloudflare:workers";
 import { trackKeys } from "@edge-music/contracts";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { PrincipalKind } from "../../src/auth/kinds.ts";
 import type { Bindings } from "../../src/env.ts";
+import type { PrincipalKind } from "../../src/security/account-kinds.ts";
 import {
   app,
   authPath,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { PrincipalKind } from "../../src/auth/kinds.ts";
-import { createPlaylist } from "../playlists/helpers.ts";
+import type { PrincipalKind } from "../../src/security/account-kinds.ts";
+import { createPlaylist } from "../playlists/support.ts";
 import {
   authPath,
   type Client,
@@ -12,8 +12,8 @@ import {
 } from "../support/auth.ts";
 import { IMAGE_BYTES, insertArtist, insertTrack } from "../support/factories.ts";
 import { expectProblem } from "../support/problem.ts";
-import { createAlbum } from "../tracks/helpers.ts";
-import { concat, objectsHolding } from "./uploads-support.ts";
+import { createAlbum } from "../tracks/catalogue/support.ts";
+import { concat, objectsHolding } from "../tracks/upload/support.ts";
 
 /**
  * Every resource an account owns, and every way another account of the same kind could reach it

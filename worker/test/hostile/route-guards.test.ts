@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { PrincipalKind } from "../../src/auth/kinds.ts";
+import type { PrincipalKind } from "../../src/security/account-kinds.ts";
 import { Client, KINDS, type Registered } from "../support/auth.ts";
 import { validArbitrary } from "../support/fuzz/schema-arbitrary.ts";
 import { describeGuardMatrix, type ProtectedRoute } from "../support/guard-matrix.ts";

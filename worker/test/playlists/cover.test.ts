@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Client, registerAccount } from "../support/auth.ts";
 import { IMAGE_BYTES } from "../support/factories.ts";
 import { expectProblem } from "../support/problem.ts";
-import { BASE, createPlaylist, expectJson, form, type Playlist } from "./helpers.ts";
+import { BASE, createPlaylist, expectJson, form, type Playlist } from "./support.ts";
 
 const anyone = () => new Client();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Client, registerAccount } from "../support/auth.ts";
 import { expectProblem } from "../support/problem.ts";
-import { BASE, createPlaylist, expectJson, type Playlist } from "./helpers.ts";
+import { BASE, createPlaylist, expectJson, type Playlist } from "./support.ts";
 
 const anyone = () => new Client();
 const missingId = () => crypto.randomUUID();

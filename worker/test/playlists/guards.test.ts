@@ -1,6 +1,6 @@
 import type { Registered } from "../support/auth.ts";
 import { describeGuardMatrix, type ProtectedRoute } from "../support/guard-matrix.ts";
-import { BASE, createPlaylist } from "./helpers.ts";
+import { BASE, createPlaylist } from "./support.ts";
 
 /** A playlist of `owner`, made through the API; private, so the owner-only rules are in play. */
 const ownPlaylist = async (owner: Registered, suffix = "") =>

@@ -11,7 +11,7 @@ import {
   type OwnPlaylist,
   type PlaylistSummary,
   readyTracks,
-} from "./helpers.ts";
+} from "./support.ts";
 
 const PAGE_ERRORS = [
   ["page=0", "query.page"],

@@ -11,7 +11,7 @@ import {
   idsOf,
   type Playlist,
   readyTracks,
-} from "./helpers.ts";
+} from "./support.ts";
 
 const anyone = () => new Client();
 const missingId = () => crypto.randomUUID();

@@ -9,7 +9,7 @@ import {
   idsOf,
   type Playlist,
   readyTracks,
-} from "./helpers.ts";
+} from "./support.ts";
 
 describe("DELETE /playlists/:id/tracks/:trackId", () => {
   it("removes one track, keeps the others' order, and answers the playlist", async () => {

@@ -12,7 +12,7 @@ import {
   idsOf,
   type Playlist,
   readyTracks,
-} from "./helpers.ts";
+} from "./support.ts";
 
 describe("POST /playlists/:id/tracks", () => {
   it("appends in the given order, keeps order across adds, and answers the full list", async () => {

@@ -1,6 +1,6 @@
 import { inject } from "vitest";
 import { createApp } from "../../src/app.ts";
-import type { PrincipalKind } from "../../src/auth/kinds.ts";
+import type { PrincipalKind } from "../../src/security/account-kinds.ts";
 import { send } from "./env.ts";
 
 export const app = createApp();

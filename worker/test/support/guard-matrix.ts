@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { PrincipalKind } from "../../src/auth/kinds.ts";
-import { signToken } from "../../src/auth/tokens.ts";
 import type { Bindings } from "../../src/env.ts";
+import type { PrincipalKind } from "../../src/security/account-kinds.ts";
+import { signToken } from "../../src/security/tokens.ts";
 import { Client, type Registered, registerAccount } from "./auth.ts";
 import { expectProblem } from "./problem.ts";
 

@@ -1,4 +1,4 @@
-import type { PrincipalKind } from "../../src/auth/kinds.ts";
+import type { PrincipalKind } from "../../src/security/account-kinds.ts";
 import { app } from "./auth.ts";
 import { send } from "./env.ts";
 

@@ -1,14 +1,14 @@
 import { createRoute } from "@hono/zod-openapi";
-import { requireArtist } from "../../auth/guard.ts";
 import { ValidationError } from "../../errors/app-error.ts";
-import { isMultipart } from "../../media/form.ts";
-import { readImage } from "../../media/images.ts";
+import { isMultipart } from "../../file-input/form.ts";
+import { readImage } from "../../file-input/images.ts";
 import { multipartLimit } from "../../middleware/body-limit.ts";
-import { problemResponses } from "../../openapi/problem.ts";
+import { problemResponses } from "../../openapi/problem-responses.ts";
 import { json, jsonBody, jsonOrMultipartBody, newRouter, signedIn } from "../../openapi/router.ts";
+import { requireArtist } from "../../security/guard.ts";
 import { IdParams } from "../../validation/common.ts";
-import { catalogueContext } from "../tracks/context.ts";
-import { COVER_BODY_LIMIT } from "../tracks/cover.ts";
+import { catalogueContext } from "../tracks/catalogue/context.ts";
+import { COVER_BODY_LIMIT } from "../tracks/catalogue/cover.ts";
 import {
   AlbumCreateBody,
   AlbumDto,

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MediaPath, PageQuery, Timestamp } from "../../validation/common.ts";
-import { CoverFile, Title, TrackArtistDto, TrackDto } from "../tracks/schema.ts";
+import { CoverFile, Title, TrackArtistDto, TrackDto } from "../tracks/catalogue/schema.ts";
 
 const Uuid = z.uuid().openapi({ example: "0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192" });
 

@@ -1,12 +1,12 @@
 import { albums, artists, FOREIGN_KEY_VIOLATION, pgErrorCode } from "@edge-music/db";
 import { and, desc, eq } from "drizzle-orm";
-import { assertOwner, type Principal } from "../../auth/guard.ts";
 import { NotFoundError } from "../../errors/app-error.ts";
-import type { Image } from "../../media/images.ts";
+import type { Image } from "../../file-input/images.ts";
+import { assertOwner, type Principal } from "../../security/guard.ts";
 import { offsetOf, type Page } from "../../validation/common.ts";
-import type { CatalogueContext } from "../tracks/context.ts";
-import { discardMedia, updateWithCover } from "../tracks/cover.ts";
-import { readyTracks } from "../tracks/queries.ts";
+import type { CatalogueContext } from "../tracks/catalogue/context.ts";
+import { discardMedia, updateWithCover } from "../tracks/catalogue/cover.ts";
+import { readyTracks } from "../tracks/catalogue/queries.ts";
 import type { AlbumSummaryView, AlbumView } from "./schema.ts";
 
 const albumNotFound = (id: string) => new NotFoundError(`No album with id ${id}.`);

@@ -1,7 +1,7 @@
 import { newRouter } from "../../openapi/router.ts";
-import { artistCatalogueRoutes } from "./catalogue/index.ts";
+import { artistCatalogueRoutes } from "./catalogue/routes.ts";
 import { artistProfileRoutes } from "./profile/routes.ts";
-import { artistSocialRoutes } from "./social/index.ts";
+import { artistSocialRoutes } from "./social/routes.ts";
 
 /**
  * /api/v1/artists: profiles, follows, likes, an artist's tracks and albums. The social routes

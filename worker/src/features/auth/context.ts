@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env.ts";
-import { clientIp } from "../../auth/guard.ts";
-import type { SessionContext } from "../../auth/sessions.ts";
 import type { Logger } from "../../logger.ts";
+import { clientIp } from "../../security/guard.ts";
+import type { SessionContext } from "../../security/sessions.ts";
 
 /** What the auth services need of a request; never Hono's Context itself. */
 export interface AuthContext extends SessionContext {

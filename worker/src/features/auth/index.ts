@@ -1,9 +1,9 @@
-import type { PrincipalKind } from "../../auth/kinds.ts";
 import { newRouter } from "../../openapi/router.ts";
-import { oauthRoutes } from "./routes/oauth.ts";
-import { passwordRoutes } from "./routes/password.ts";
-import { sessionRoutes } from "./routes/session.ts";
-import { twoFactorRoutes } from "./routes/two-factor.ts";
+import type { PrincipalKind } from "../../security/account-kinds.ts";
+import { oauthRoutes } from "./oauth/routes.ts";
+import { passwordRoutes } from "./password/routes.ts";
+import { sessionRoutes } from "./session/routes.ts";
+import { twoFactorRoutes } from "./two-factor/routes.ts";
 
 /** The auth sub-app of one account kind; mounted at /api/v1/users/auth and /api/v1/artists/auth. */
 export function authRoutes(kind: PrincipalKind) {

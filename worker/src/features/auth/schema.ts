@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import type { PrincipalKind } from "../../auth/kinds.ts";
-import { isCommonPassword } from "./common-passwords.ts";
+import type { PrincipalKind } from "../../security/account-kinds.ts";
+import { isCommonPassword } from "./password/common-passwords.ts";
 
 export const USERNAME = /^[A-Za-z0-9_.-]{3,30}$/;
 

@@ -1,5 +1,5 @@
+import type { Services } from "../../connections/index.ts";
 import { describeError, type Logger } from "../../logger.ts";
-import type { Services } from "../../services/index.ts";
 
 export type Part = "postgres" | "redis" | "storage";
 

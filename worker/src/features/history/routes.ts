@@ -1,9 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { requireUser } from "../../auth/guard.ts";
-import { problemResponses } from "../../openapi/problem.ts";
-import { json, signedIn } from "../../openapi/router.ts";
+import { problemResponses } from "../../openapi/problem-responses.ts";
+import { json, newRouter, signedIn } from "../../openapi/router.ts";
+import { requireUser } from "../../security/guard.ts";
 import { PageQuery } from "../../validation/common.ts";
+import { historyContext } from "./context.ts";
 import { DeletedDto, HistoryPageDto, ListenDto, TrackIdParams } from "./schema.ts";
+import { clearHistory, listHistory, recordListen, removeTrack } from "./service.ts";
 
 const tags = ["Listening history"];
 
@@ -69,3 +71,22 @@ export const removeTrackRoute = createRoute({
     ...problemResponses(400, 401, 403),
   },
 });
+
+/** /api/v1/history: the signed-in user's listening history. */
+export const historyRoutes = newRouter()
+  .openapi(recordListenRoute, async (c) => {
+    const listen = await recordListen(historyContext(c), c.req.valid("param").trackId);
+    return c.json(listen, 201);
+  })
+  .openapi(listHistoryRoute, async (c) => {
+    const entries = await listHistory(historyContext(c), c.req.valid("query"));
+    return c.json(entries, 200);
+  })
+  .openapi(clearHistoryRoute, async (c) => {
+    await clearHistory(historyContext(c));
+    return c.body(null, 204);
+  })
+  .openapi(removeTrackRoute, async (c) => {
+    const deleted = await removeTrack(historyContext(c), c.req.valid("param").trackId);
+    return c.json({ deleted }, 200);
+  });

@@ -1,8 +1,8 @@
 import type { Database } from "@edge-music/db";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env.ts";
-import type { Principal } from "../../auth/guard.ts";
 import type { Logger } from "../../logger.ts";
+import type { Principal } from "../../security/guard.ts";
 import type { ObjectStorage } from "../../storage/index.ts";
 
 /** What the playlist services need of a request; never Hono's Context itself. */

@@ -1,8 +1,7 @@
 import { newRouter } from "../../openapi/router.ts";
-import { likeRoutes } from "./routes/likes.ts";
-import { readRoutes } from "./routes/read.ts";
-import { trackRoutes } from "./routes/tracks.ts";
-import { writeRoutes } from "./routes/write.ts";
+import { likeRoutes } from "./likes/routes.ts";
+import { readRoutes, writeRoutes } from "./routes.ts";
+import { trackRoutes } from "./tracks/routes.ts";
 
 /** /api/v1/playlists */
 export const playlistRoutes = newRouter()

@@ -1,7 +1,15 @@
 import { createRoute } from "@hono/zod-openapi";
-import { problemResponses } from "../../openapi/problem.ts";
-import { json } from "../../openapi/router.ts";
-import { MAX_QUERY_LENGTH, MAX_SEARCH_LIMIT, SearchQuery, SearchResultsDto } from "./schema.ts";
+import { problemResponses } from "../../openapi/problem-responses.ts";
+import { json, newRouter } from "../../openapi/router.ts";
+import { searchContext } from "./context.ts";
+import {
+  MAX_QUERY_LENGTH,
+  MAX_SEARCH_LIMIT,
+  SearchQuery,
+  SearchResultsDto,
+  searchInput,
+} from "./schema.ts";
+import { search } from "./service.ts";
 
 const description = [
   "Searches the catalogue; no sign-in needed. The response has one key per requested type (`tracks`, `artists`, `albums`, `playlists`) and no other, each an array of at most `limit` items ordered by `rank`, highest first. An array may be empty; nothing found is still a 200.",
@@ -37,4 +45,10 @@ export const searchRoute = createRoute({
     200: json(SearchResultsDto, "Results per requested type."),
     ...problemResponses(400),
   },
+});
+
+/** /api/v1/search */
+export const searchRoutes = newRouter().openapi(searchRoute, async (c) => {
+  const results = await search(searchContext(c), searchInput(c.req.valid("query")));
+  return c.json(results, 200);
 });

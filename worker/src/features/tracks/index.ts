@@ -1,5 +1,10 @@
 import { newRouter } from "../../openapi/router.ts";
-import { trackCatalogueRoutes } from "./routes.ts";
+import { trackCatalogueRoutes } from "./catalogue/routes.ts";
+import { streamingRoutes } from "./streaming/routes.ts";
+import { uploadRoutes } from "./upload/routes.ts";
 
-/** /api/v1/tracks: the catalogue's tracks (upload and streaming are added by the pipeline). */
-export const trackRoutes = newRouter().route("/", trackCatalogueRoutes);
+/** /api/v1/tracks: streaming (under /stream), the upload, and the catalogue's tracks. */
+export const trackRoutes = newRouter()
+  .route("/stream", streamingRoutes)
+  .route("/", uploadRoutes)
+  .route("/", trackCatalogueRoutes);

@@ -3,8 +3,8 @@ import { eq } from "drizzle-orm";
 import { NotFoundError } from "../../../errors/app-error.ts";
 import type { Page } from "../../../validation/common.ts";
 import { listAlbums } from "../../albums/service.ts";
-import type { CatalogueContext } from "../../tracks/context.ts";
-import { readyTracks } from "../../tracks/queries.ts";
+import type { CatalogueContext } from "../../tracks/catalogue/context.ts";
+import { readyTracks } from "../../tracks/catalogue/queries.ts";
 
 type Ctx = Pick<CatalogueContext, "db">;
 

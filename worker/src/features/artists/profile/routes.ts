@@ -1,14 +1,14 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../../app-env.ts";
-import { clearSessionCookies } from "../../../auth/cookies.ts";
-import { assertOwner, requireArtist } from "../../../auth/guard.ts";
 import { ValidationError } from "../../../errors/app-error.ts";
-import { isMultipart } from "../../../media/form.ts";
-import { IMAGE_MAX_BYTES, readImage } from "../../../media/images.ts";
+import { isMultipart } from "../../../file-input/form.ts";
+import { IMAGE_MAX_BYTES, readImage } from "../../../file-input/images.ts";
 import { multipartLimit } from "../../../middleware/body-limit.ts";
-import { problemResponses } from "../../../openapi/problem.ts";
+import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { json, jsonOrMultipartBody, newRouter, signedIn } from "../../../openapi/router.ts";
+import { clearSessionCookies } from "../../../security/cookies.ts";
+import { assertOwner, requireArtist } from "../../../security/guard.ts";
 import { PageQuery } from "../../../validation/common.ts";
 import {
   ArtistDto,

@@ -9,8 +9,8 @@ import {
 } from "@edge-music/db";
 import { count, desc, eq, sql } from "drizzle-orm";
 import { ConflictError, NotFoundError } from "../../../errors/app-error.ts";
+import { deleteMedia, type Image, storeImage } from "../../../file-input/images.ts";
 import type { Logger } from "../../../logger.ts";
-import { deleteMedia, type Image, storeImage } from "../../../media/images.ts";
 import { deletePrefix, type ObjectStorage } from "../../../storage/index.ts";
 import { offsetOf, type Page } from "../../../validation/common.ts";
 

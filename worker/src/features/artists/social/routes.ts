@@ -1,9 +1,17 @@
 import { createRoute } from "@hono/zod-openapi";
-import { requireUser } from "../../../auth/guard.ts";
-import { problemResponses } from "../../../openapi/problem.ts";
-import { json, signedIn } from "../../../openapi/router.ts";
+import { problemResponses } from "../../../openapi/problem-responses.ts";
+import { json, newRouter, signedIn } from "../../../openapi/router.ts";
+import { requireUser } from "../../../security/guard.ts";
 import { IdParams, PageQuery } from "../../../validation/common.ts";
+import { socialContext } from "./context.ts";
 import { FollowingPageDto, FollowStateDto, LikeStateDto } from "./schema.ts";
+import {
+  followArtist,
+  likeArtist,
+  listFollowing,
+  unfollowArtist,
+  unlikeArtist,
+} from "./service.ts";
 
 const tags = ["Artists"];
 const IDEMPOTENT =
@@ -84,3 +92,22 @@ export const unlikeRoute = createRoute({
     ...problemResponses(400, 401, 403, 404),
   },
 });
+
+/** Following and liking artists (users); mounted under /api/v1/artists. */
+export const artistSocialRoutes = newRouter()
+  .openapi(followingRoute, async (c) => {
+    const artists = await listFollowing(socialContext(c), c.req.valid("query"));
+    return c.json(artists, 200);
+  })
+  .openapi(followRoute, async (c) => {
+    return c.json(await followArtist(socialContext(c), c.req.valid("param").id), 200);
+  })
+  .openapi(unfollowRoute, async (c) => {
+    return c.json(await unfollowArtist(socialContext(c), c.req.valid("param").id), 200);
+  })
+  .openapi(likeRoute, async (c) => {
+    return c.json(await likeArtist(socialContext(c), c.req.valid("param").id), 200);
+  })
+  .openapi(unlikeRoute, async (c) => {
+    return c.json(await unlikeArtist(socialContext(c), c.req.valid("param").id), 200);
+  });

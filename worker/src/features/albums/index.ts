@@ -1,1 +1,0 @@
-export { albumRoutes } from "./routes.ts";

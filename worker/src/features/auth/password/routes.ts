@@ -1,0 +1,43 @@
+import { createRoute } from "@hono/zod-openapi";
+import { problemResponses } from "../../../openapi/problem-responses.ts";
+import { json, jsonBody, newRouter } from "../../../openapi/router.ts";
+import type { PrincipalKind } from "../../../security/account-kinds.ts";
+import { authContext } from "../context.ts";
+import { ForgotBody, MessageDto, ResetBody } from "../schema.ts";
+import { tagOf } from "../shared.ts";
+import { forgotPassword, resetPassword } from "./service.ts";
+
+export function passwordRoutes(kind: PrincipalKind) {
+  const tags = [tagOf(kind)];
+
+  const forgot = createRoute({
+    method: "post",
+    path: "/password/forgot",
+    tags,
+    summary: "Ask for a password reset link",
+    description:
+      "Answers 202 with the same body whether or not an account has this email. When it has, a single-use token valid for 1 hour is mailed (or, without mail configured, written to the service log). Limited to 3 requests per email and 20 per address per hour (then 429).",
+    request: jsonBody(ForgotBody),
+    responses: { 202: json(MessageDto, "Accepted."), ...problemResponses(400, 403, 429) },
+  });
+
+  const reset = createRoute({
+    method: "post",
+    path: "/password/reset",
+    tags,
+    summary: "Set a new password with a reset token",
+    description:
+      "Sets the password (same rules as registration), ends every session of the account and invalidates its other reset links. It does not sign in. An invalid, used or expired token answers 400 (`errors[0].code` = `invalid_token`).",
+    request: jsonBody(ResetBody),
+    responses: { 200: json(MessageDto, "Changed."), ...problemResponses(400, 403) },
+  });
+
+  return newRouter()
+    .openapi(forgot, async (c) => {
+      return c.json(await forgotPassword(authContext(c), kind, c.req.valid("json").email), 202);
+    })
+    .openapi(reset, async (c) => {
+      const { token, password } = c.req.valid("json");
+      return c.json(await resetPassword(authContext(c), kind, token, password), 200);
+    });
+}

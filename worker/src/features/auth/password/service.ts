@@ -1,0 +1,102 @@
+import { and, eq, gt, isNull } from "drizzle-orm";
+import { sendMail } from "../../../connections/mail.ts";
+import { ValidationError } from "../../../errors/app-error.ts";
+import { KIND_TABLES, type PrincipalKind } from "../../../security/account-kinds.ts";
+import { randomToken, sha256Hex } from "../../../security/crypto.ts";
+import { hashPassword } from "../../../security/password.ts";
+import { AUTH_LIMITS, hitLimits } from "../../../security/rate-limit.ts";
+import type { AuthContext } from "../context.ts";
+
+export const RESET_TOKEN_TTL_SECONDS = 60 * 60;
+export const FORGOT_ANSWER = {
+  message: "If an account with this email exists, a reset link is on its way.",
+};
+
+/**
+ * Always the same answer, whether or not the account exists; the mail is sent after the
+ * response, so the time taken does not tell either. The limits count every request (per email
+ * and per address), known or not, so a 429 reveals nothing either.
+ */
+export async function forgotPassword(ctx: AuthContext, kind: PrincipalKind, email: string) {
+  await hitLimits(
+    ctx.db,
+    [AUTH_LIMITS.resetPerAccount(kind, email), AUTH_LIMITS.resetPerIp(ctx.ip)],
+    ctx.now,
+  );
+  const { principals, auth } = KIND_TABLES[kind];
+  const [account] = await ctx.db
+    .select({ id: principals.id })
+    .from(principals)
+    .where(eq(principals.email, email));
+  if (!account) return FORGOT_ANSWER;
+  const token = randomToken(32);
+  await ctx.db.insert(auth.passwordResetTokens).values({
+    principalId: account.id,
+    tokenHash: await sha256Hex(token),
+    expiresAt: new Date(ctx.now.getTime() + RESET_TOKEN_TTL_SECONDS * 1000),
+  });
+  const link = new URL("/reset-password", ctx.env.FRONTEND_URL);
+  link.searchParams.set("kind", kind);
+  link.searchParams.set("token", token);
+  ctx.waitUntil(
+    sendMail(ctx.env, ctx.log, {
+      to: email,
+      subject: "Reset your Edge Music password",
+      text: `Someone asked to reset the password of your Edge Music ${kind} account.\n\nReset it within an hour: ${link}\nReset token: ${token}\n\nIf it was not you, ignore this message.`,
+    }),
+  );
+  return FORGOT_ANSWER;
+}
+
+/**
+ * A valid token (unused, unexpired) sets the password once and ends every session of the
+ * account. It does not sign in: the next sign-in still asks for the second factor.
+ */
+export async function resetPassword(
+  ctx: AuthContext,
+  kind: PrincipalKind,
+  token: string,
+  password: string,
+) {
+  const { principals, auth } = KIND_TABLES[kind];
+  const tokens = auth.passwordResetTokens;
+  const tokenHash = await sha256Hex(token);
+  const invalid = () =>
+    new ValidationError([
+      { path: "json.token", message: "invalid, already used or expired", code: "invalid_token" },
+    ]);
+  // A cheap look first: a flood of made-up tokens must not each cost a password hash.
+  const [live] = await ctx.db
+    .select({ id: tokens.id })
+    .from(tokens)
+    .where(
+      and(eq(tokens.tokenHash, tokenHash), isNull(tokens.usedAt), gt(tokens.expiresAt, ctx.now)),
+    );
+  if (!live) throw invalid();
+  await hitLimits(ctx.db, [AUTH_LIMITS.hashingPerIp(ctx.ip)], ctx.now);
+  const passwordHash = await hashPassword(password);
+  const done = await ctx.db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(tokens)
+      .set({ usedAt: ctx.now })
+      .where(
+        and(eq(tokens.tokenHash, tokenHash), isNull(tokens.usedAt), gt(tokens.expiresAt, ctx.now)),
+      )
+      .returning({ principalId: tokens.principalId });
+    if (!claimed) return false;
+    await tx
+      .update(principals)
+      // The reset link arrived: the address is proven.
+      .set({ passwordHash, emailVerifiedAt: ctx.now, updatedAt: ctx.now })
+      .where(eq(principals.id, claimed.principalId));
+    // Other outstanding links of this account die with it, and so does every session.
+    await tx
+      .update(tokens)
+      .set({ usedAt: ctx.now })
+      .where(and(eq(tokens.principalId, claimed.principalId), isNull(tokens.usedAt)));
+    await tx.delete(auth.sessions).where(eq(auth.sessions.principalId, claimed.principalId));
+    return true;
+  });
+  if (!done) throw invalid();
+  return { message: "The password was changed. Sign in with the new one." };
+}

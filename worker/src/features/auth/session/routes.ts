@@ -1,0 +1,170 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { problemResponses } from "../../../openapi/problem-responses.ts";
+import { json, jsonBody, newRouter, signedIn } from "../../../openapi/router.ts";
+import type { PrincipalKind } from "../../../security/account-kinds.ts";
+import {
+  ACCESS_COOKIE,
+  clearSessionCookies,
+  REFRESH_COOKIE,
+  readCookieValues,
+  readSessionCookie,
+  setSessionCookies,
+} from "../../../security/cookies.ts";
+import { requirePrincipal } from "../../../security/guard.ts";
+import { endSession, rotateSession } from "../../../security/sessions.ts";
+import { ACCESS_TTL_SECONDS, isSessionClaims, verifyToken } from "../../../security/tokens.ts";
+import { authContext } from "../context.ts";
+import {
+  accountDto,
+  LoginBody,
+  RefreshDto,
+  RegisterBody,
+  TwoFactorRequiredDto,
+} from "../schema.ts";
+import { aKind, tagOf } from "../shared.ts";
+import { getAccount, login, register } from "./service.ts";
+
+const COOKIES =
+  "Sets `access_token` (5 minutes) and `refresh_token` (30 days) as HttpOnly, SameSite=Lax cookies (Secure unless the service runs on http://localhost).";
+
+export function sessionRoutes(kind: PrincipalKind) {
+  const tags = [tagOf(kind)];
+  const Account = accountDto(kind);
+
+  const registerRoute = createRoute({
+    method: "post",
+    path: "/register",
+    tags,
+    summary: `Register ${aKind(kind)}`,
+    description: `Username: 3–30 letters, digits, \`_\`, \`.\`, \`-\` (unique, case-insensitive). Email: unique, stored lower-case. Password: 8–128 characters, not one of the 10,000 most common (NIST SP 800-63B). ${COOKIES}`,
+    request: jsonBody(RegisterBody),
+    responses: {
+      201: json(Account, "Registered and signed in."),
+      ...problemResponses(400, 403, 409, 413),
+    },
+  });
+
+  const LoginAnswer = z.union([
+    z.object({ requiresTwoFactor: z.literal(false), account: Account }),
+    TwoFactorRequiredDto,
+  ]);
+  const loginRoute = createRoute({
+    method: "post",
+    path: "/login",
+    tags,
+    summary: "Sign in",
+    description: `${COOKIES} For an account with 2FA, the first answer is \`{requiresTwoFactor: true}\` without cookies; send the same body again with \`code\`. Failed sign-ins are limited per account (10 per 15 min) and per address (50 per 15 min): then 429 with Retry-After.`,
+    request: jsonBody(LoginBody),
+    responses: {
+      200: json(LoginAnswer, "Signed in, or the second factor is needed."),
+      ...problemResponses(400, 401, 403, 429),
+    },
+  });
+
+  const refreshRoute = createRoute({
+    method: "post",
+    path: "/refresh",
+    tags,
+    summary: "Rotate the session's tokens",
+    description:
+      "Reads the `refresh_token` cookie and sets both cookies anew. The refresh token used stops working; presenting a refresh token that was already used revokes the whole session (401), since only a copy could still hold it.",
+    responses: {
+      200: json(RefreshDto, "New cookies are set."),
+      ...problemResponses(401, 403),
+    },
+  });
+
+  const logoutRoute = createRoute({
+    method: "post",
+    path: "/logout",
+    tags,
+    summary: "Sign out",
+    description:
+      "Deletes the session named by the access or the refresh cookie (its tokens stop working at once) and clears both cookies. Answers 204 even without a session.",
+    responses: { 204: { description: "Signed out." }, ...problemResponses(403) },
+  });
+
+  return newRouter()
+    .openapi(registerRoute, async (c) => {
+      const ctx = authContext(c);
+      const { account, tokens } = await register(ctx, kind, c.req.valid("json"));
+      setSessionCookies(c, ctx.env, kind, tokens);
+      return c.json(account as z.infer<typeof Account>, 201);
+    })
+    .openapi(loginRoute, async (c) => {
+      const ctx = authContext(c);
+      const result = await login(ctx, kind, c.req.valid("json"));
+      if (result.status === "two-factor-required") {
+        return c.json({ requiresTwoFactor: true as const }, 200);
+      }
+      setSessionCookies(c, ctx.env, kind, result.tokens);
+      return c.json(
+        { requiresTwoFactor: false as const, account: result.account as z.infer<typeof Account> },
+        200,
+      );
+    })
+    .openapi(refreshRoute, async (c) => {
+      const ctx = authContext(c);
+      // Read before the try: a duplicate (tossed) cookie must not make us clear our own one.
+      const refreshToken = readSessionCookie(c, REFRESH_COOKIE);
+      try {
+        const tokens = await rotateSession(ctx, kind, refreshToken);
+        setSessionCookies(c, ctx.env, kind, tokens);
+      } catch (error) {
+        clearSessionCookies(c, ctx.env, kind);
+        throw error;
+      }
+      const expiresAt = new Date(ctx.now.getTime() + ACCESS_TTL_SECONDS * 1000);
+      return c.json({ accessTokenExpiresAt: expiresAt.toISOString() }, 200);
+    })
+    .openapi(logoutRoute, async (c) => {
+      const ctx = authContext(c);
+      // Every value, not the first: a cookie tossed beside ours must not save our session.
+      const sessionIds = await presentedSessions(ctx.env.JWT_SECRET, kind, [
+        ...readCookieValues(c, ACCESS_COOKIE).map((token) => ["access", token] as const),
+        ...readCookieValues(c, REFRESH_COOKIE).map((token) => ["refresh", token] as const),
+      ]);
+      for (const sessionId of sessionIds) await endSession(ctx.db, kind, sessionId);
+      clearSessionCookies(c, ctx.env, kind);
+      return c.body(null, 204);
+    })
+    .route("/", meRoutes(kind));
+}
+
+/** GET /me: under each kind's auth routes, and as /api/v1/users/me for API clients. */
+export function meRoutes(kind: PrincipalKind) {
+  const Account = accountDto(kind);
+  const meRoute = createRoute({
+    method: "get",
+    path: "/me",
+    tags: [tagOf(kind)],
+    ...signedIn(kind),
+    summary: `The signed-in ${kind}`,
+    middleware: [requirePrincipal(kind)] as const,
+    responses: { 200: json(Account, "The account."), ...problemResponses(401, 403) },
+  });
+  return newRouter().openapi(meRoute, async (c) => {
+    const account = await getAccount(authContext(c), kind, c.get("principal").id);
+    return c.json(account as z.infer<typeof Account>, 200);
+  });
+}
+
+/**
+ * The sessions a sign-out means: those named by any valid access or refresh token presented (an
+ * expired access token must not keep anyone from signing out). Expiry is ignored: a token past
+ * its lifetime still names its session, and ending a session whose signed token one holds is
+ * always safe.
+ */
+async function presentedSessions(
+  secret: string,
+  kind: PrincipalKind,
+  candidates: ReadonlyArray<readonly ["access" | "refresh", string]>,
+): Promise<Set<string>> {
+  const sessionIds = new Set<string>();
+  for (const [type, token] of candidates) {
+    if (!token) continue;
+    const claims = await verifyToken(secret, type, token, new Date(0)).catch(() => null);
+    if (claims && isSessionClaims(claims) && claims.kind === kind) sessionIds.add(claims.sid);
+  }
+  return sessionIds;
+}

@@ -1,0 +1,132 @@
+import { pgConstraint, pgErrorCode, UNIQUE_VIOLATION } from "@edge-music/db";
+import { eq, sql } from "drizzle-orm";
+import { ConflictError, NotFoundError, UnauthorizedError } from "../../../errors/app-error.ts";
+import { KIND_TABLES, type PrincipalKind } from "../../../security/account-kinds.ts";
+import type { SessionTokens } from "../../../security/cookies.ts";
+import { hashPassword, spendVerifyTime, verifyPassword } from "../../../security/password.ts";
+import { AUTH_LIMITS, clearLimits, hitLimits, refundHits } from "../../../security/rate-limit.ts";
+import { startSession } from "../../../security/sessions.ts";
+import type { AuthContext } from "../context.ts";
+import { checkSecondFactor } from "../two-factor/second-factor.ts";
+
+export interface UserAccount {
+  id: string;
+  username: string;
+  email: string;
+  twoFactorEnabled: boolean;
+  createdAt: string;
+}
+export interface ArtistAccount {
+  id: string;
+  username: string;
+  bio: string;
+  avatar: string | null;
+  backgroundImage: string | null;
+  twoFactorEnabled: boolean;
+  createdAt: string;
+}
+export type Account = UserAccount | ArtistAccount;
+
+/** The signed-in account as its owner sees it: never a password hash, never an artist's email. */
+export async function getAccount(ctx: Pick<AuthContext, "db">, kind: PrincipalKind, id: string) {
+  const { principals, auth } = KIND_TABLES[kind];
+  const [row] = await ctx.db
+    .select({
+      principal: principals,
+      twoFactorEnabled: sql<boolean>`${auth.twoFactor.enabledAt} is not null`,
+    })
+    .from(principals)
+    .leftJoin(auth.twoFactor, eq(auth.twoFactor.principalId, principals.id))
+    .where(eq(principals.id, id));
+  if (!row) throw new NotFoundError("The account no longer exists.");
+  const p = row.principal as typeof row.principal & Partial<Omit<ArtistAccount, "id">>;
+  const common = {
+    id: p.id,
+    username: p.username,
+    twoFactorEnabled: row.twoFactorEnabled === true,
+    createdAt: p.createdAt.toISOString(),
+  };
+  if (kind === "user") return { ...common, email: p.email } satisfies UserAccount;
+  return {
+    ...common,
+    bio: p.bio ?? "",
+    avatar: p.avatar ?? null,
+    backgroundImage: p.backgroundImage ?? null,
+  } satisfies ArtistAccount;
+}
+
+export interface RegisterInput {
+  username: string;
+  email: string;
+  password: string;
+}
+
+/** The account and its first session in one transaction: a failure leaves neither. */
+export async function register(ctx: AuthContext, kind: PrincipalKind, input: RegisterInput) {
+  const { principals } = KIND_TABLES[kind];
+  await hitLimits(ctx.db, [AUTH_LIMITS.hashingPerIp(ctx.ip)], ctx.now);
+  const passwordHash = await hashPassword(input.password);
+  try {
+    const { id, tokens } = await ctx.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(principals)
+        .values({ username: input.username, email: input.email, passwordHash })
+        .returning({ id: principals.id });
+      if (!row) throw new Error("insert returned no row");
+      return { id: row.id, tokens: await startSession({ ...ctx, db: tx }, kind, row.id) };
+    });
+    return { account: await getAccount(ctx, kind, id), tokens };
+  } catch (error) {
+    if (pgErrorCode(error) !== UNIQUE_VIOLATION) throw error;
+    const field = pgConstraint(error)?.includes("email") ? "email" : "username";
+    throw new ConflictError(`An account with this ${field} already exists.`, { cause: error });
+  }
+}
+
+export type LoginResult =
+  | { status: "signed-in"; account: Account; tokens: SessionTokens }
+  | { status: "two-factor-required" };
+
+export interface LoginInput {
+  email: string;
+  password: string;
+  code?: string | undefined;
+}
+
+/**
+ * Password first, then (for 2FA accounts) the code. The same 401 for an unknown email, an account
+ * without a password (OAuth only) and a wrong password, in the same time: no account enumeration.
+ */
+export async function login(
+  ctx: AuthContext,
+  kind: PrincipalKind,
+  input: LoginInput,
+): Promise<LoginResult> {
+  const accountLimit = AUTH_LIMITS.loginPerAccount(kind, input.email);
+  const ipLimit = AUTH_LIMITS.loginPerIp(ctx.ip);
+  // Counted before the check, so parallel guesses cannot outrun the limit; given back on success.
+  await hitLimits(ctx.db, [accountLimit, ipLimit], ctx.now);
+  const { principals, auth } = KIND_TABLES[kind];
+  const [row] = await ctx.db
+    .select({
+      id: principals.id,
+      passwordHash: principals.passwordHash,
+      twoFactorEnabled: sql<boolean>`${auth.twoFactor.enabledAt} is not null`,
+    })
+    .from(principals)
+    .leftJoin(auth.twoFactor, eq(auth.twoFactor.principalId, principals.id))
+    .where(eq(principals.email, input.email));
+  const valid = row?.passwordHash
+    ? await verifyPassword(row.passwordHash, input.password)
+    : await spendVerifyTime(input.password);
+  if (!row || !valid) throw new UnauthorizedError("The email or the password is wrong.");
+  // The password was right: not a failed sign-in, whatever the second factor says.
+  await clearLimits(ctx.db, [accountLimit.key]);
+  await refundHits(ctx.db, [ipLimit.key]);
+  if (row.twoFactorEnabled === true) {
+    if (!input.code) return { status: "two-factor-required" };
+    await checkSecondFactor(ctx, kind, row.id, input.code, { allowRecoveryCode: true });
+  }
+  const tokens = await startSession(ctx, kind, row.id);
+  return { status: "signed-in", account: await getAccount(ctx, kind, row.id), tokens };
+}

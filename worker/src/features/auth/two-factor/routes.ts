@@ -1,0 +1,110 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { UnauthorizedError } from "../../../errors/app-error.ts";
+import { problemResponses } from "../../../openapi/problem-responses.ts";
+import { json, jsonBody, newRouter, signedIn } from "../../../openapi/router.ts";
+import { KIND_TABLES, type PrincipalKind } from "../../../security/account-kinds.ts";
+import { clearFlowCookie, readCookie, setSessionCookies } from "../../../security/cookies.ts";
+import { requirePrincipal } from "../../../security/guard.ts";
+import { startSession } from "../../../security/sessions.ts";
+import { authContext } from "../context.ts";
+import { readPendingTwoFactor } from "../oauth/service.ts";
+import {
+  accountDto,
+  CodeBody,
+  RecoveryCodesDto,
+  SecondFactorBody,
+  TwoFactorSetupDto,
+} from "../schema.ts";
+import { getAccount } from "../session/service.ts";
+import { PENDING_COOKIE, tagOf } from "../shared.ts";
+import { checkSecondFactor } from "./second-factor.ts";
+import { disableTwoFactor, enableTwoFactor, verifyTwoFactor } from "./service.ts";
+
+const CODE_LIMITS =
+  "Wrong codes answer 401 and are limited (5 per account and 30 per address in 15 minutes; then 429).";
+
+export function twoFactorRoutes(kind: PrincipalKind) {
+  const tags = [tagOf(kind)];
+  const guard = [requirePrincipal(kind)];
+
+  const enable = createRoute({
+    method: "post",
+    path: "/2fa/enable",
+    tags,
+    ...signedIn(kind),
+    middleware: guard,
+    summary: "Start setting up 2FA (TOTP)",
+    description:
+      "Returns a new secret as a QR code (PNG, base64), as an otpauth:// URI and in base32 for manual entry. 2FA is not active until 2fa/verify accepts a code. Calling it again before verifying replaces the secret. 409 when 2FA is already on.",
+    responses: { 200: json(TwoFactorSetupDto, "The secret."), ...problemResponses(401, 403, 409) },
+  });
+
+  const verify = createRoute({
+    method: "post",
+    path: "/2fa/verify",
+    tags,
+    ...signedIn(kind),
+    middleware: guard,
+    summary: "Turn 2FA on with a first code",
+    description: `A current code from the authenticator turns 2FA on and returns 10 single-use recovery codes (shown only here). Codes of the previous, current and next 30-second step are accepted, each once. ${CODE_LIMITS}`,
+    request: jsonBody(CodeBody),
+    responses: {
+      200: json(RecoveryCodesDto, "2FA is on."),
+      ...problemResponses(400, 401, 403, 409, 429),
+    },
+  });
+
+  const disable = createRoute({
+    method: "post",
+    path: "/2fa/disable",
+    tags,
+    ...signedIn(kind),
+    middleware: guard,
+    summary: "Turn 2FA off",
+    description: `Needs a current TOTP code (not a recovery code). Removes the secret and the recovery codes. ${CODE_LIMITS}`,
+    request: jsonBody(CodeBody),
+    responses: {
+      200: json(z.object({ twoFactorEnabled: z.literal(false) }), "2FA is off."),
+      ...problemResponses(400, 401, 403, 409, 429),
+    },
+  });
+
+  const complete = createRoute({
+    method: "post",
+    path: "/2fa/complete",
+    tags,
+    summary: "Finish a sign-in that waits for the second factor",
+    description: `After an OAuth sign-in into an account with 2FA, the callback redirects to the front end with \`twoFactor=required\` and a short-lived (5 min) \`pending_2fa\` cookie instead of the session cookies. Send a TOTP or recovery code here to get the session. ${CODE_LIMITS}`,
+    request: jsonBody(SecondFactorBody),
+    responses: {
+      200: json(accountDto(kind), "Signed in."),
+      ...problemResponses(400, 401, 403, 429),
+    },
+  });
+
+  return newRouter()
+    .openapi(enable, async (c) => {
+      return c.json(await enableTwoFactor(authContext(c), kind, c.get("principal").id), 200);
+    })
+    .openapi(verify, async (c) => {
+      const { code } = c.req.valid("json");
+      return c.json(await verifyTwoFactor(authContext(c), kind, c.get("principal").id, code), 200);
+    })
+    .openapi(disable, async (c) => {
+      const { code } = c.req.valid("json");
+      return c.json(await disableTwoFactor(authContext(c), kind, c.get("principal").id, code), 200);
+    })
+    .openapi(complete, async (c) => {
+      const ctx = authContext(c);
+      const pending = readCookie(c, PENDING_COOKIE);
+      if (!pending) throw new UnauthorizedError("No sign-in is waiting for a second factor.");
+      const principalId = await readPendingTwoFactor(ctx, kind, pending);
+      await checkSecondFactor(ctx, kind, principalId, c.req.valid("json").code, {
+        allowRecoveryCode: true,
+      });
+      clearFlowCookie(c, ctx.env, PENDING_COOKIE, KIND_TABLES[kind].authPath);
+      setSessionCookies(c, ctx.env, kind, await startSession(ctx, kind, principalId));
+      const account = await getAccount(ctx, kind, principalId);
+      return c.json(account as z.infer<ReturnType<typeof accountDto>>, 200);
+    });
+}

@@ -1,0 +1,89 @@
+import { and, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
+import { UnauthorizedError } from "../../../errors/app-error.ts";
+import { KIND_TABLES, type PrincipalKind } from "../../../security/account-kinds.ts";
+import { decrypt, sha256Hex } from "../../../security/crypto.ts";
+import { AUTH_LIMITS, clearLimits, hitLimits, refundHits } from "../../../security/rate-limit.ts";
+import { matchTotp } from "../../../security/totp.ts";
+import type { AuthContext } from "../context.ts";
+
+/** The associated data that binds a sealed TOTP secret to its account. */
+export const secretContext = (kind: PrincipalKind, principalId: string) =>
+  `totp:${kind}:${principalId}`;
+
+/** Recovery codes are compared case- and separator-insensitively: `abcde-fghij` = `ABCDEFGHIJ`. */
+export const normalizeRecoveryCode = (code: string) => code.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+export interface SecondFactorOptions {
+  allowRecoveryCode: boolean;
+  /** Check a secret that is not enabled yet (the verify step of the set-up). */
+  pending?: boolean;
+}
+
+/**
+ * Accepts a current TOTP code (each at most once: the step is recorded atomically, so two
+ * concurrent requests cannot both use one code) or, when allowed, an unused recovery code.
+ * Failures count against per-account and per-address limits; a wrong code is a 401.
+ * Returns the accepted TOTP step, or null for a recovery code.
+ */
+export async function checkSecondFactor(
+  ctx: AuthContext,
+  kind: PrincipalKind,
+  principalId: string,
+  code: string,
+  options: SecondFactorOptions,
+): Promise<number | null> {
+  const accountLimit = AUTH_LIMITS.codePerAccount(kind, principalId);
+  const ipLimit = AUTH_LIMITS.codePerIp(ctx.ip);
+  // Counted before the check (parallel guesses cannot outrun the limit), given back on success.
+  await hitLimits(ctx.db, [accountLimit, ipLimit], ctx.now);
+  const accepted = async <T>(value: T) => {
+    await clearLimits(ctx.db, [accountLimit.key]);
+    await refundHits(ctx.db, [ipLimit.key]);
+    return value;
+  };
+  const { twoFactor, recoveryCodes } = KIND_TABLES[kind].auth;
+  const [row] = await ctx.db
+    .select()
+    .from(twoFactor)
+    .where(
+      and(
+        eq(twoFactor.principalId, principalId),
+        options.pending ? isNull(twoFactor.enabledAt) : isNotNull(twoFactor.enabledAt),
+      ),
+    );
+  if (row && /^\d{6}$/.test(code)) {
+    const key = await decrypt(
+      ctx.env.ENCRYPTION_KEY,
+      row.secretCiphertext,
+      secretContext(kind, principalId),
+    );
+    const step = matchTotp(key, code, ctx.now, row.lastUsedStep);
+    if (step !== null) {
+      const claimed = await ctx.db
+        .update(twoFactor)
+        .set({ lastUsedStep: step })
+        .where(
+          and(
+            eq(twoFactor.principalId, principalId),
+            or(isNull(twoFactor.lastUsedStep), lt(twoFactor.lastUsedStep, step)),
+          ),
+        )
+        .returning({ step: twoFactor.lastUsedStep });
+      if (claimed.length === 1) return await accepted(step);
+    }
+  } else if (row && options.allowRecoveryCode) {
+    const used = await ctx.db
+      .update(recoveryCodes)
+      .set({ usedAt: ctx.now })
+      .where(
+        and(
+          eq(recoveryCodes.principalId, principalId),
+          eq(recoveryCodes.codeHash, await sha256Hex(normalizeRecoveryCode(code))),
+          isNull(recoveryCodes.usedAt),
+        ),
+      )
+      .returning({ id: recoveryCodes.id });
+    if (used.length === 1) return await accepted(null);
+  }
+  throw new UnauthorizedError("The code is wrong or was already used.");
+}

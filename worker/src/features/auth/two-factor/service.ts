@@ -1,0 +1,104 @@
+import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
+import { and, eq, isNull } from "drizzle-orm";
+import { ConflictError } from "../../../errors/app-error.ts";
+import { KIND_TABLES, type PrincipalKind } from "../../../security/account-kinds.ts";
+import { encrypt, sha256Hex } from "../../../security/crypto.ts";
+import { base32Secret, totpUri } from "../../../security/totp.ts";
+import type { AuthContext } from "../context.ts";
+import { getAccount } from "../session/service.ts";
+import { qrCodePngBase64 } from "./qr-png.ts";
+import { checkSecondFactor, normalizeRecoveryCode, secretContext } from "./second-factor.ts";
+
+const RECOVERY_CODES = 10;
+
+/**
+ * Step 1: a new secret, stored sealed and not active until a code proves the authenticator has
+ * it. Calling it again before verifying replaces the pending secret.
+ */
+export async function enableTwoFactor(ctx: AuthContext, kind: PrincipalKind, principalId: string) {
+  const account = await getAccount(ctx, kind, principalId);
+  if (account.twoFactorEnabled)
+    throw new ConflictError("2FA is already enabled; disable it first.");
+  const key = crypto.getRandomValues(new Uint8Array(20));
+  const secretCiphertext = await encrypt(
+    ctx.env.ENCRYPTION_KEY,
+    key,
+    secretContext(kind, principalId),
+  );
+  const { twoFactor } = KIND_TABLES[kind].auth;
+  // Only a secret that is not active yet may be replaced: a concurrent verify that turned 2FA on
+  // in the meantime must not be undone.
+  const written = await ctx.db
+    .insert(twoFactor)
+    .values({ principalId, secretCiphertext })
+    .onConflictDoUpdate({
+      target: twoFactor.principalId,
+      set: { secretCiphertext, enabledAt: null, lastUsedStep: null, updatedAt: ctx.now },
+      setWhere: isNull(twoFactor.enabledAt),
+    })
+    .returning({ principalId: twoFactor.principalId });
+  if (written.length === 0) throw new ConflictError("2FA is already enabled; disable it first.");
+  // Users are known by their email; an artist's email is never handed out, so the username.
+  const label = "email" in account ? account.email : account.username;
+  const otpauthUri = totpUri(label, key);
+  return { qrCode: await qrCodePngBase64(otpauthUri), otpauthUri, secret: base32Secret(key) };
+}
+
+/** Step 2: a code from the authenticator turns 2FA on and yields 10 recovery codes, shown once. */
+export async function verifyTwoFactor(
+  ctx: AuthContext,
+  kind: PrincipalKind,
+  principalId: string,
+  code: string,
+) {
+  const account = await getAccount(ctx, kind, principalId);
+  if (account.twoFactorEnabled) throw new ConflictError("2FA is already enabled.");
+  const { twoFactor, recoveryCodes } = KIND_TABLES[kind].auth;
+  const [pending] = await ctx.db
+    .select({ principalId: twoFactor.principalId })
+    .from(twoFactor)
+    .where(eq(twoFactor.principalId, principalId));
+  if (!pending) throw new ConflictError("Start with 2fa/enable to get a secret first.");
+  await checkSecondFactor(ctx, kind, principalId, code, {
+    allowRecoveryCode: false,
+    pending: true,
+  });
+  const codes = Array.from({ length: RECOVERY_CODES }, () => {
+    const raw = encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(7))).slice(
+      0,
+      10,
+    );
+    return `${raw.slice(0, 5)}-${raw.slice(5)}`;
+  });
+  const hashes = await Promise.all(codes.map((c) => sha256Hex(normalizeRecoveryCode(c))));
+  await ctx.db.transaction(async (tx) => {
+    // Once: of two verifies racing, the second finds 2FA already on and changes nothing.
+    const enabled = await tx
+      .update(twoFactor)
+      .set({ enabledAt: ctx.now })
+      .where(and(eq(twoFactor.principalId, principalId), isNull(twoFactor.enabledAt)))
+      .returning({ principalId: twoFactor.principalId });
+    if (enabled.length === 0) throw new ConflictError("2FA is already enabled.");
+    await tx.delete(recoveryCodes).where(eq(recoveryCodes.principalId, principalId));
+    await tx.insert(recoveryCodes).values(hashes.map((codeHash) => ({ principalId, codeHash })));
+  });
+  return { twoFactorEnabled: true as const, recoveryCodes: codes };
+}
+
+/** Turning 2FA off needs a current TOTP code (not a recovery code). */
+export async function disableTwoFactor(
+  ctx: AuthContext,
+  kind: PrincipalKind,
+  principalId: string,
+  code: string,
+) {
+  const account = await getAccount(ctx, kind, principalId);
+  if (!account.twoFactorEnabled) throw new ConflictError("2FA is not enabled.");
+  await checkSecondFactor(ctx, kind, principalId, code, { allowRecoveryCode: false });
+  const { twoFactor, recoveryCodes } = KIND_TABLES[kind].auth;
+  await ctx.db.transaction(async (tx) => {
+    await tx.delete(recoveryCodes).where(eq(recoveryCodes.principalId, principalId));
+    await tx.delete(twoFactor).where(eq(twoFactor.principalId, principalId));
+  });
+  return { twoFactorEnabled: false as const };
+}

@@ -1,0 +1,181 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { ValidationError } from "../../errors/app-error.ts";
+import { isMultipart } from "../../file-input/form.ts";
+import { multipartLimit } from "../../middleware/body-limit.ts";
+import { problemResponses } from "../../openapi/problem-responses.ts";
+import {
+  json,
+  jsonBody,
+  jsonOrMultipartBody,
+  newRouter,
+  OPTIONAL_COOKIE_SECURITY,
+  signedIn,
+} from "../../openapi/router.ts";
+import { optionalPrincipal, requireUser } from "../../security/guard.ts";
+import { IdParams, PageQuery } from "../../validation/common.ts";
+import { playlistContext } from "./context.ts";
+import {
+  BRIEF_TRACKS,
+  CreatePlaylistBody,
+  OwnPlaylistDto,
+  PlaylistDto,
+  PlaylistSummaryDto,
+  UpdatePlaylistForm,
+  UpdatePlaylistJson,
+} from "./schema.ts";
+import {
+  createPlaylist,
+  deletePlaylist,
+  getPlaylist,
+  listOwnPlaylists,
+  listPublicPlaylists,
+  updatePlaylist,
+} from "./service.ts";
+
+const tags = ["Playlists"];
+
+const listPublic = createRoute({
+  method: "get",
+  path: "/",
+  tags,
+  summary: "Public playlists",
+  description:
+    "Every public playlist, newest update first (ties by id), as a plain array. Query: `page` (default 1) and `limit` (1–100, default 20). Each item carries `_count.tracks` (READY tracks) and `_count.likes`, not the track list. No sign-in needed; private playlists are never listed, not even the caller's own.",
+  request: { query: PageQuery },
+  responses: {
+    200: json(z.array(PlaylistSummaryDto), "One page of public playlists."),
+    ...problemResponses(400),
+  },
+});
+
+const listOwn = createRoute({
+  method: "get",
+  path: "/me",
+  tags,
+  ...signedIn("user"),
+  summary: "Own playlists",
+  description: `The caller's playlists, public and private, newest update first (ties by id), as a plain array. Query: \`page\` (default 1) and \`limit\` (1–100, default 20). \`tracks\` is a brief list: the first ${BRIEF_TRACKS} READY tracks in playlist order; \`_count.tracks\` counts all READY tracks. \`updatedAt\` (the sort key) is added to the fields the spec names. Creating, updating, adding or removing tracks counts as an update; likes do not.`,
+  middleware: [requireUser] as const,
+  request: { query: PageQuery },
+  responses: {
+    200: json(z.array(OwnPlaylistDto), "One page of the caller's playlists."),
+    ...problemResponses(400, 401, 403),
+  },
+});
+
+const getOne = createRoute({
+  method: "get",
+  path: "/{id}",
+  tags,
+  security: OPTIONAL_COOKIE_SECURITY,
+  summary: "A playlist with its tracks",
+  description:
+    "The playlist with its full track list in playlist order. Only READY tracks are listed and counted (for the owner too): others cannot be played. A private playlist is shown to its owner only; anyone else (signed out, another user, an artist) gets 404, as for a playlist that does not exist. Sign-in is optional: without an `access_token` cookie the caller is anonymous; a cookie that is present but invalid, expired or of an ended session is 401, so that a client refreshes rather than taking its own playlist for missing.",
+  request: { params: IdParams },
+  responses: {
+    200: json(PlaylistDto, "The playlist."),
+    ...problemResponses(400, 401, 404),
+  },
+});
+
+/** Reads. `/me` is declared before `/{id}`, which would otherwise take it for a (bad) id. */
+export const readRoutes = newRouter()
+  .openapi(listPublic, async (c) => {
+    const playlists = await listPublicPlaylists(playlistContext(c, null), c.req.valid("query"));
+    return c.json(playlists, 200);
+  })
+  .openapi(listOwn, async (c) => {
+    const ctx = playlistContext(c);
+    const playlists = await listOwnPlaylists(ctx, c.get("principal").id, c.req.valid("query"));
+    return c.json(playlists, 200);
+  })
+  .openapi(getOne, async (c) => {
+    const ctx = playlistContext(c, await optionalPrincipal(c));
+    return c.json(await getPlaylist(ctx, c.req.valid("param").id), 200);
+  });
+
+/** A 5 MB cover plus the text fields and multipart framing. */
+const UPDATE_BODY_LIMIT_BYTES = 6 * 1024 * 1024;
+const OWNER =
+  "Only the owner may do this: another user gets 403, also for a private playlist (reads hide it behind 404, writes say 403 as the spec's error table does).";
+
+const create = createRoute({
+  method: "post",
+  path: "/",
+  tags,
+  ...signedIn("user"),
+  summary: "Create a playlist",
+  description:
+    "`title`: 1–100 characters after trimming. `description`: at most 1000 characters after trimming, default empty. `isPublic`: a JSON boolean, default false (private). Answers the new, empty playlist.",
+  middleware: [requireUser] as const,
+  request: jsonBody(CreatePlaylistBody),
+  responses: {
+    201: json(PlaylistDto, "Created."),
+    ...problemResponses(400, 401, 403, 413, 415),
+  },
+});
+
+const update = createRoute({
+  method: "put",
+  path: "/{id}",
+  tags,
+  ...signedIn("user"),
+  summary: "Update a playlist",
+  description: `A partial update: send at least one of \`title\`, \`description\`, \`isPublic\` (same rules as on create); fields left out keep their values. As JSON, or as multipart/form-data with the same text fields (\`isPublic\` as the text \`true\`/\`false\`) plus an optional \`cover\` image: PNG, JPEG or WebP recognised by its bytes (else 415), at most 5 MB (else 413). A new cover gets a new path and the replaced image is deleted. There is no way to remove a cover without replacing it. Answers the playlist with its full track list. ${OWNER}`,
+  middleware: [requireUser, multipartLimit(UPDATE_BODY_LIMIT_BYTES)] as const,
+  request: {
+    params: IdParams,
+    ...jsonOrMultipartBody(UpdatePlaylistJson, UpdatePlaylistForm),
+  },
+  responses: {
+    200: json(PlaylistDto, "Updated."),
+    ...problemResponses(400, 401, 403, 404, 413, 415),
+  },
+});
+
+const remove = createRoute({
+  method: "delete",
+  path: "/{id}",
+  tags,
+  ...signedIn("user"),
+  summary: "Delete a playlist",
+  description: `Deletes the playlist, its track entries, its likes and its cover image. ${OWNER}`,
+  middleware: [requireUser] as const,
+  request: { params: IdParams },
+  responses: {
+    204: { description: "Deleted." },
+    ...problemResponses(400, 401, 403, 404),
+  },
+});
+
+/** An update must change something; a body without fields (or without a body) is a 400. */
+function requireSomeField(target: "json" | "form", fields: Record<string, unknown>) {
+  if (Object.values(fields).some((value) => value !== undefined)) return;
+  throw new ValidationError(
+    [{ path: target, message: "send at least one field", code: "empty_update" }],
+    "Send at least one of title, description, isPublic (or cover, in a multipart body).",
+  );
+}
+
+export const writeRoutes = newRouter()
+  .openapi(create, async (c) => {
+    const playlist = await createPlaylist(playlistContext(c), c.req.valid("json"));
+    return c.json(playlist, 201);
+  })
+  .openapi(update, async (c) => {
+    const { id } = c.req.valid("param");
+    const ctx = playlistContext(c);
+    if (isMultipart(c)) {
+      const form = c.req.valid("form");
+      const { cover, ...patch } = "cover" in form ? form : { ...form, cover: undefined };
+      requireSomeField("form", { ...patch, cover });
+      return c.json(await updatePlaylist(ctx, id, patch, cover), 200);
+    }
+    const patch = c.req.valid("json");
+    requireSomeField("json", patch);
+    return c.json(await updatePlaylist(ctx, id, patch), 200);
+  })
+  .openapi(remove, async (c) => {
+    await deletePlaylist(playlistContext(c), c.req.valid("param").id);
+    return c.body(null, 204);
+  });

@@ -1,0 +1,113 @@
+import { artists, type Database, tracks } from "@edge-music/db";
+import { and, asc, desc, eq } from "drizzle-orm";
+import { offsetOf, type Page } from "../../../validation/common.ts";
+import type { OwnTrackView, TrackView } from "./schema.ts";
+
+/** The public columns; never source_key or source_file_name. */
+const PUBLIC = {
+  id: tracks.id,
+  title: tracks.title,
+  cover: tracks.cover,
+  duration: tracks.duration,
+  artistId: tracks.artistId,
+  albumId: tracks.albumId,
+  createdAt: tracks.createdAt,
+  loudnessLufs: tracks.loudnessLufs,
+  truePeakDbtp: tracks.truePeakDbtp,
+  artistUsername: artists.username,
+  artistAvatar: artists.avatar,
+};
+
+const OWN = {
+  ...PUBLIC,
+  processingStatus: tracks.processingStatus,
+  processingError: tracks.processingError,
+  processingAttempts: tracks.processingAttempts,
+  processingStartedAt: tracks.processingStartedAt,
+  processingFinishedAt: tracks.processingFinishedAt,
+  processingProgress: tracks.processingProgress,
+};
+
+interface PublicRow {
+  id: string;
+  title: string;
+  cover: string | null;
+  duration: number | null;
+  artistId: string;
+  albumId: string | null;
+  createdAt: Date;
+  loudnessLufs: number | null;
+  truePeakDbtp: number | null;
+  artistUsername: string;
+  artistAvatar: string | null;
+}
+type OwnRow = NonNullable<Awaited<ReturnType<typeof findTrack>>>;
+
+export const toTrackDto = (row: PublicRow): TrackView => ({
+  id: row.id,
+  title: row.title,
+  cover: row.cover,
+  duration: row.duration,
+  artistId: row.artistId,
+  albumId: row.albumId,
+  artist: { id: row.artistId, username: row.artistUsername, avatar: row.artistAvatar },
+  loudness:
+    row.loudnessLufs === null
+      ? null
+      : { integratedLufs: row.loudnessLufs, truePeakDbtp: row.truePeakDbtp },
+  createdAt: row.createdAt.toISOString(),
+});
+
+export const toOwnTrackDto = (row: OwnRow): OwnTrackView => ({
+  ...toTrackDto(row),
+  processingStatus: row.processingStatus,
+  processingError: row.processingError,
+  processingAttempts: row.processingAttempts,
+  processingStartedAt: row.processingStartedAt?.toISOString() ?? null,
+  processingFinishedAt: row.processingFinishedAt?.toISOString() ?? null,
+  processingProgress: row.processingProgress,
+});
+
+/** One track in any state, with the owner's fields; the caller decides who may see it. */
+export async function findTrack(db: Database, id: string) {
+  const [row] = await db
+    .select(OWN)
+    .from(tracks)
+    .innerJoin(artists, eq(artists.id, tracks.artistId))
+    .where(eq(tracks.id, id));
+  return row;
+}
+
+export interface TrackFilter {
+  artistId?: string | undefined;
+  albumId?: string | undefined;
+}
+
+/**
+ * READY tracks only: what anyone may list. Newest first for the catalogue and an artist's
+ * page; oldest first (the order they were added) inside an album. Ties break on id, so pages
+ * never overlap or skip.
+ */
+export async function readyTracks(
+  db: Database,
+  filter: TrackFilter,
+  order: "newest" | "oldest",
+  page?: Page,
+): Promise<TrackView[]> {
+  const direction = order === "newest" ? desc : asc;
+  const query = db
+    .select(PUBLIC)
+    .from(tracks)
+    .innerJoin(artists, eq(artists.id, tracks.artistId))
+    .where(
+      and(
+        eq(tracks.processingStatus, "READY"),
+        filter.artistId ? eq(tracks.artistId, filter.artistId) : undefined,
+        filter.albumId ? eq(tracks.albumId, filter.albumId) : undefined,
+      ),
+    )
+    .orderBy(direction(tracks.createdAt), direction(tracks.id))
+    .$dynamic();
+  const rows = page ? await query.limit(page.limit).offset(offsetOf(page)) : await query;
+  return rows.map(toTrackDto);
+}

@@ -1,0 +1,117 @@
+import { z } from "@hono/zod-openapi";
+import { MediaPath, PageQuery, Timestamp } from "../../../validation/common.ts";
+
+const Uuid = z.uuid().openapi({ example: "0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192" });
+
+/** Titles of tracks and albums: trimmed, then 1–200 characters. */
+export const Title = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(200, "at most 200 characters")
+  .openapi({ example: "Neon Rain" });
+
+/** An image field of a multipart body; readImage checks it (a file, ≤ 5 MB, an image by its bytes). */
+export const CoverFile = z.any().optional().openapi({
+  type: "string",
+  format: "binary",
+  description: "PNG, JPEG or WebP (recognised by its bytes), at most 5 MB.",
+});
+
+export const TrackArtistDto = z
+  .object({ id: Uuid, username: z.string().openapi({ example: "nightdrive" }), avatar: MediaPath })
+  .openapi("TrackArtist");
+
+export const TrackDto = z
+  .object({
+    id: Uuid,
+    title: z.string().openapi({ example: "Neon Rain" }),
+    cover: MediaPath,
+    duration: z.number().nullable().openapi({
+      description: "Seconds; null until the converter has measured the upload.",
+      example: 215.5,
+    }),
+    artistId: Uuid,
+    albumId: Uuid.nullable().openapi({ description: "Null for a single." }),
+    artist: TrackArtistDto,
+    loudness: z
+      .object({
+        integratedLufs: z.number().openapi({ example: -9.8 }),
+        truePeakDbtp: z.number().nullable().openapi({ example: -0.4 }),
+      })
+      .nullable()
+      .openapi({
+        description:
+          "EBU R128 integrated loudness and true peak of the source, measured during conversion, so that players can normalise volume (e.g. to -14 LUFS); null until measured or for silence.",
+      }),
+    createdAt: Timestamp,
+  })
+  .openapi("Track", {
+    description:
+      "A track as everyone sees it. Only READY tracks are shown to anyone but the owner.",
+  });
+
+export const ProcessingStatus = z
+  .enum(["PROCESSING", "READY", "FAILED"])
+  .openapi("ProcessingStatus", {
+    description:
+      "PROCESSING: the conversion job is queued or running. READY: streaming is available. FAILED: all 5 attempts failed.",
+  });
+
+export const OwnTrackDto = TrackDto.extend({
+  processingStatus: ProcessingStatus,
+  processingError: z.string().nullable().openapi({
+    description: "What went wrong in the last failed conversion attempt; null otherwise.",
+  }),
+  processingAttempts: z.number().int().openapi({ example: 1 }),
+  processingStartedAt: Timestamp.nullable(),
+  processingFinishedAt: Timestamp.nullable(),
+  processingProgress: z.number().int().min(0).max(100).openapi({
+    description: "0–100 while PROCESSING (updated every few seconds), 100 once READY.",
+    example: 40,
+  }),
+}).openapi("OwnTrack", {
+  description:
+    "A track as its owning artist sees it: the public fields plus the conversion state. Never the uploaded source's storage key.",
+});
+
+export type TrackView = z.infer<typeof TrackDto>;
+export type OwnTrackView = z.infer<typeof OwnTrackDto>;
+
+const filter = (name: string, description: string) =>
+  z
+    .uuid()
+    .optional()
+    .openapi({
+      param: { name, in: "query" },
+      description,
+      example: "0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192",
+    });
+
+export const TrackListQuery = PageQuery.extend({
+  artistId: filter("artistId", "Only this artist's tracks."),
+  albumId: filter("albumId", "Only this album's tracks."),
+});
+
+const AlbumRef = Uuid.nullable().openapi({
+  description: "One of the caller's own albums, or null to make the track a single.",
+});
+
+export const TrackUpdateJson = z
+  .object({ title: Title.optional(), albumId: AlbumRef.optional() })
+  .openapi("TrackUpdate");
+
+export const TrackUpdateForm = z
+  .object({
+    title: Title.optional(),
+    // A form field cannot be null: an empty value stands for null here.
+    albumId: z
+      .union([z.literal("").transform(() => null), z.uuid()])
+      .optional()
+      .openapi({
+        type: "string",
+        description: "One of the caller's own albums; an empty value makes the track a single.",
+      }),
+    cover: CoverFile,
+  })
+  .openapi("TrackUpdateForm");

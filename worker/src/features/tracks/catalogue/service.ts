@@ -1,0 +1,126 @@
+import { albums, type Database, tracks } from "@edge-music/db";
+import { and, eq } from "drizzle-orm";
+import { NotFoundError } from "../../../errors/app-error.ts";
+import type { Image } from "../../../file-input/images.ts";
+import { describeError } from "../../../logger.ts";
+import { assertOwner, type Principal } from "../../../security/guard.ts";
+import { deletePrefix } from "../../../storage/index.ts";
+import type { Page } from "../../../validation/common.ts";
+import type { CatalogueContext } from "./context.ts";
+import { discardMedia, updateWithCover } from "./cover.ts";
+import { findTrack, readyTracks, type TrackFilter, toOwnTrackDto, toTrackDto } from "./queries.ts";
+import type { OwnTrackView, TrackView } from "./schema.ts";
+
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+const trackNotFound = (id: string) => new NotFoundError(`No track with id ${id}.`);
+
+export async function listTracks(
+  ctx: Pick<CatalogueContext, "db">,
+  filter: TrackFilter,
+  page: Page,
+): Promise<TrackView[]> {
+  return await readyTracks(ctx.db, filter, "newest", page);
+}
+
+/**
+ * A READY track for everyone; a track in any other state only for its owning artist, to anyone
+ * else it does not exist (404, not 403: an unpublished upload is nobody else's business). The
+ * owner always gets the processing fields.
+ */
+export async function getTrack(
+  ctx: Pick<CatalogueContext, "db">,
+  id: string,
+  caller: Principal | null,
+): Promise<TrackView | OwnTrackView> {
+  const row = await findTrack(ctx.db, id);
+  const own = caller?.kind === "artist" && row?.artistId === caller.id;
+  if (!row || (row.processingStatus !== "READY" && !own)) throw trackNotFound(id);
+  return own ? toOwnTrackDto(row) : toTrackDto(row);
+}
+
+export interface TrackUpdate {
+  title?: string | undefined;
+  albumId?: string | null | undefined;
+  cover?: Image | undefined;
+}
+
+/**
+ * The row is locked while the owner and the album are checked, so the cover it had is the one
+ * replaced; the album is locked FOR SHARE, so it cannot be deleted before the update commits.
+ */
+export async function updateTrack(
+  ctx: CatalogueContext,
+  caller: Principal,
+  id: string,
+  update: TrackUpdate,
+): Promise<OwnTrackView> {
+  await updateWithCover(ctx, update.cover, (storeCover) =>
+    ctx.db.transaction(async (tx) => {
+      const [track] = await tx
+        .select({ artistId: tracks.artistId, cover: tracks.cover })
+        .from(tracks)
+        .where(eq(tracks.id, id))
+        .for("update");
+      if (!track) throw trackNotFound(id);
+      assertOwner(caller, track.artistId, "track");
+      if (update.albumId) await lockOwnAlbum(tx, caller.id, update.albumId);
+      const cover = await storeCover();
+      await tx
+        .update(tracks)
+        .set({
+          ...(update.title !== undefined ? { title: update.title } : {}),
+          ...(update.albumId !== undefined ? { albumId: update.albumId } : {}),
+          ...(cover ? { cover } : {}),
+        })
+        .where(and(eq(tracks.id, id), eq(tracks.artistId, caller.id)));
+      return { replaced: track.cover, result: undefined };
+    }),
+  );
+  const row = await findTrack(ctx.db, id);
+  if (!row) throw trackNotFound(id);
+  return toOwnTrackDto(row);
+}
+
+/** Another artist's album answers like a missing one: whose albums exist is not the point. */
+async function lockOwnAlbum(tx: Tx, artistId: string, albumId: string): Promise<void> {
+  const [album] = await tx
+    .select({ id: albums.id })
+    .from(albums)
+    .where(and(eq(albums.id, albumId), eq(albums.artistId, artistId)))
+    .for("share");
+  if (!album) throw new NotFoundError(`No album of yours with id ${albumId}.`);
+}
+
+/**
+ * Deletes the row (its file records, playlist entries and listens cascade in the schema), then
+ * every object under tracks/<id>/, the upload's source if it lies elsewhere, and the cover.
+ * Storage comes second: once the row is gone nothing can reach the objects, so a storage failure
+ * is logged and leaves harmless orphans rather than failing a delete that has happened.
+ */
+export async function deleteTrack(
+  ctx: CatalogueContext,
+  caller: Principal,
+  id: string,
+): Promise<void> {
+  const [row] = await ctx.db
+    .delete(tracks)
+    .where(and(eq(tracks.id, id), eq(tracks.artistId, caller.id)))
+    .returning({ cover: tracks.cover, sourceKey: tracks.sourceKey });
+  if (!row) {
+    const [other] = await ctx.db
+      .select({ artistId: tracks.artistId })
+      .from(tracks)
+      .where(eq(tracks.id, id));
+    if (other) assertOwner(caller, other.artistId, "track");
+    throw trackNotFound(id);
+  }
+  const prefix = `tracks/${id}/`;
+  try {
+    await deletePrefix(ctx.storage, prefix);
+    if (row.sourceKey && !row.sourceKey.startsWith(prefix)) await ctx.storage.delete(row.sourceKey);
+  } catch (error) {
+    ctx.log.error("deleting a track's files failed", { trackId: id, ...describeError(error) });
+  }
+  await discardMedia(ctx, [row.cover], { trackId: id });
+}

@@ -1,0 +1,111 @@
+import type { Context } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import type { CookieOptions } from "hono/utils/cookie";
+import type { Env } from "../env.ts";
+import { UnauthorizedError } from "../errors/app-error.ts";
+import { KIND_TABLES, type PrincipalKind } from "./account-kinds.ts";
+import { ACCESS_TTL_SECONDS, REFRESH_TTL_SECONDS } from "./tokens.ts";
+
+export const ACCESS_COOKIE = "access_token";
+export const REFRESH_COOKIE = "refresh_token";
+
+/** `Secure` everywhere except a plain-http localhost base URL (local development). */
+function secure(env: Env): boolean {
+  const base = new URL(env.PUBLIC_BASE_URL);
+  const local = ["localhost", "127.0.0.1", "[::1]"].includes(base.hostname);
+  return !(base.protocol === "http:" && local);
+}
+
+const base = (env: Env): CookieOptions => ({
+  httpOnly: true,
+  secure: secure(env),
+  sameSite: "Lax",
+});
+
+/**
+ * The access token goes to the whole API; the refresh token only to its kind's auth routes
+ * (refresh and logout), so it travels as rarely as possible.
+ */
+const accessOptions = (env: Env): CookieOptions => ({ ...base(env), path: "/api/v1" });
+const refreshOptions = (env: Env, kind: PrincipalKind): CookieOptions => ({
+  ...base(env),
+  path: KIND_TABLES[kind].authPath,
+});
+
+export interface SessionTokens {
+  accessToken: string;
+  refreshToken: string;
+}
+
+export function setSessionCookies(
+  c: Context,
+  env: Env,
+  kind: PrincipalKind,
+  tokens: SessionTokens,
+) {
+  setCookie(c, ACCESS_COOKIE, tokens.accessToken, {
+    ...accessOptions(env),
+    maxAge: ACCESS_TTL_SECONDS,
+  });
+  setCookie(c, REFRESH_COOKIE, tokens.refreshToken, {
+    ...refreshOptions(env, kind),
+    maxAge: REFRESH_TTL_SECONDS,
+  });
+}
+
+export function clearSessionCookies(c: Context, env: Env, kind: PrincipalKind) {
+  deleteCookie(c, ACCESS_COOKIE, accessOptions(env));
+  deleteCookie(c, REFRESH_COOKIE, refreshOptions(env, kind));
+}
+
+export const readCookie = (c: Context, name: string) => getCookie(c, name);
+
+/**
+ * Every value the Cookie header holds for `name`, in order. Browsers send one per cookie whose
+ * path and domain match, so a sibling subdomain can add its own beside ours ("cookie tossing").
+ */
+export function readCookieValues(c: Context, name: string): string[] {
+  const values: string[] = [];
+  for (const pair of (c.req.header("cookie") ?? "").split(";")) {
+    const eq = pair.indexOf("=");
+    if (eq === -1 || pair.slice(0, eq).trim() !== name) continue;
+    const value = pair.slice(eq + 1).trim();
+    values.push(
+      value.length > 1 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value,
+    );
+  }
+  return values;
+}
+
+/**
+ * A session cookie (access or refresh token), refused when the header holds it more than once.
+ * The header says nothing about where a cookie came from, only its order (longest path first), so
+ * a tossed cookie can come first: taking the first would sign the victim into the tosser's
+ * account (their uploads and playlists land there), taking the last the other way round. Neither
+ * is safe, so a duplicate is a 401 and neither token is used. Callers must not clear cookies on
+ * this error: that would delete only our own cookie and leave the tossed one.
+ */
+export function readSessionCookie(c: Context, name: string): string | undefined {
+  if (readCookieValues(c, name).length > 1) {
+    throw new UnauthorizedError(
+      `The request carries more than one ${name} cookie, and one was not set by this service. Remove this site's cookies and sign in again.`,
+    );
+  }
+  return getCookie(c, name);
+}
+
+/** Short-lived helper cookies (OAuth state, a sign-in pending its second factor). */
+export function setFlowCookie(
+  c: Context,
+  env: Env,
+  name: string,
+  value: string,
+  path: string,
+  maxAge: number,
+) {
+  setCookie(c, name, value, { ...base(env), path, maxAge });
+}
+
+export function clearFlowCookie(c: Context, env: Env, name: string, path: string) {
+  deleteCookie(c, name, { ...base(env), path });
+}

@@ -1,0 +1,175 @@
+import { describe, expect, it } from "vitest";
+import {
+  authPath,
+  Client,
+  KINDS,
+  registerAccount,
+  strongPassword,
+  uniqueEmail,
+  uniqueName,
+} from "../../support/auth.ts";
+import { expectProblem } from "../../support/problem.ts";
+
+describe.each(KINDS)("%s sessions", (kind) => {
+  const path = authPath(kind);
+
+  it("register → me → refresh → old refresh rejected → reuse revokes → logout", async () => {
+    const { client, id, username, email } = await registerAccount(kind);
+    const me = await client.get(`${path}/me`);
+    expect(me.status).toBe(200);
+    const account = (await me.json()) as Record<string, unknown>;
+    expect(account).toMatchObject({ id, username, twoFactorEnabled: false });
+    expect(account).not.toHaveProperty("passwordHash");
+    if (kind === "user") expect(account.email).toBe(email);
+    else expect(account).not.toHaveProperty("email");
+
+    const firstRefresh = client.jar.get("refresh_token");
+    const refreshed = await client.post(`${path}/refresh`);
+    expect(refreshed.status).toBe(200);
+    const secondRefresh = client.jar.get("refresh_token");
+    expect(secondRefresh).toBeDefined();
+    expect(secondRefresh).not.toBe(firstRefresh);
+    expect((await client.get(`${path}/me`)).status).toBe(200);
+
+    // A second client replays the first, already rotated refresh token: reuse → session revoked.
+    const thief = new Client();
+    thief.jar.set("refresh_token", firstRefresh ?? "", path);
+    await expectProblem(await thief.post(`${path}/refresh`), 401, "UNAUTHORIZED");
+    // The legitimate holder is signed out too: the session no longer exists.
+    await expectProblem(await client.get(`${path}/me`), 401, "UNAUTHORIZED");
+    await expectProblem(await client.post(`${path}/refresh`), 401, "UNAUTHORIZED");
+  });
+
+  it("logout ends the session at once and clears both cookies", async () => {
+    const { client } = await registerAccount(kind);
+    const access = client.jar.get("access_token") ?? "";
+    const out = await client.post(`${path}/logout`);
+    expect(out.status).toBe(204);
+    const cleared = out.headers.getSetCookie().join("\n");
+    expect(cleared).toMatch(/access_token=;.*Max-Age=0/);
+    expect(cleared).toMatch(/refresh_token=;.*Max-Age=0/);
+    // The access token is still within its 5 minutes, but its session is gone.
+    const replay = new Client();
+    const me = await replay.get(`${path}/me`, { cookie: `access_token=${access}` });
+    await expectProblem(me, 401, "UNAUTHORIZED");
+    expect((await new Client().post(`${path}/logout`)).status).toBe(204);
+  });
+
+  it("sets HttpOnly, SameSite=Lax cookies with lifetimes and paths", async () => {
+    const client = new Client();
+    const response = await client.post(`${path}/register`, {
+      username: uniqueName(),
+      email: uniqueEmail(),
+      password: strongPassword(),
+    });
+    const cookies = response.headers.getSetCookie();
+    const access = cookies.find((c) => c.startsWith("access_token="));
+    const refresh = cookies.find((c) => c.startsWith("refresh_token="));
+    expect(access).toMatch(/Max-Age=300/);
+    expect(access).toMatch(/Path=\/api\/v1(;|$)/);
+    expect(refresh).toMatch(/Max-Age=2592000/);
+    expect(refresh).toContain(`Path=${path}`);
+    for (const cookie of [access, refresh]) {
+      expect(cookie).toMatch(/HttpOnly/);
+      expect(cookie).toMatch(/SameSite=Lax/);
+      // The test deployment's base URL is http://localhost: no Secure there.
+      expect(cookie).not.toMatch(/Secure/);
+    }
+  });
+
+  it("accepts API clients that send only the access token header", async () => {
+    const { client } = await registerAccount(kind);
+    const token = client.jar.get("access_token");
+    const response = await new Client().get(`${path}/me`, { cookie: `access_token=${token}` });
+    expect(response.status).toBe(200);
+  });
+
+  it("signs in with the right password and answers every wrong one the same way", async () => {
+    const { email, password } = await registerAccount(kind);
+    const client = new Client();
+    const ok = await client.post(`${path}/login`, { email: email.toUpperCase(), password });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({
+      requiresTwoFactor: false,
+      account: { username: expect.any(String) },
+    });
+    expect(client.jar.get("access_token")).toBeDefined();
+
+    const wrong = await expectProblem(
+      await new Client().post(`${path}/login`, { email, password: "wrong-password" }),
+      401,
+      "UNAUTHORIZED",
+    );
+    const unknown = await expectProblem(
+      await new Client().post(`${path}/login`, { email: uniqueEmail(), password }),
+      401,
+      "UNAUTHORIZED",
+    );
+    expect(unknown.detail).toBe(wrong.detail);
+  });
+
+  it("refuses a duplicate email or username with 409, case-insensitively", async () => {
+    const { username, email } = await registerAccount(kind);
+    const again = (body: Record<string, string>) =>
+      new Client().post(`${path}/register`, {
+        username: uniqueName(),
+        email: uniqueEmail(),
+        password: strongPassword(),
+        ...body,
+      });
+    const byEmail = await expectProblem(
+      await again({ email: email.toUpperCase() }),
+      409,
+      "CONFLICT",
+    );
+    expect(byEmail.detail).toContain("email");
+    const byName = await expectProblem(
+      await again({ username: username.toUpperCase() }),
+      409,
+      "CONFLICT",
+    );
+    expect(byName.detail).toContain("username");
+  });
+
+  it.each([
+    ["a username too short", { username: "ab" }, "json.username"],
+    ["a username with spaces", { username: "no spaces" }, "json.username"],
+    ["a username too long", { username: "x".repeat(31) }, "json.username"],
+    ["an invalid email", { email: "not-an-email" }, "json.email"],
+    ["a short password", { password: "short12" }, "json.password"],
+    ["a long password", { password: "x".repeat(129) }, "json.password"],
+    ["a common password", { password: "password123" }, "json.password"],
+    ["a missing field", { username: undefined }, "json.username"],
+  ])("refuses %s with 400 naming the field", async (_name, override, field) => {
+    const body = {
+      username: uniqueName(),
+      email: uniqueEmail(),
+      password: strongPassword(),
+      ...override,
+    };
+    const problem = await expectProblem(
+      await new Client().post(`${path}/register`, body),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expect((problem.errors as Array<{ path: string }>).map((e) => e.path)).toContain(field);
+  });
+
+  it("the other kind's refresh token does not refresh this kind", async () => {
+    const other = KINDS.find((k) => k !== kind) ?? "user";
+    const { client } = await registerAccount(other);
+    const token = client.jar.get("refresh_token") ?? "";
+    const stranger = new Client();
+    stranger.jar.set("refresh_token", token, path);
+    await expectProblem(await stranger.post(`${path}/refresh`), 401, "UNAUTHORIZED");
+  });
+});
+
+describe("GET /api/v1/users/me", () => {
+  it("answers the signed-in user, like /users/auth/me", async () => {
+    const { client, id } = await registerAccount("user");
+    const response = await client.get("/api/v1/users/me");
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ id });
+  });
+});

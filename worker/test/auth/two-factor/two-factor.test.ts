@@ -1,0 +1,175 @@
+import { describe, expect, inject, it } from "vitest";
+import {
+  authPath,
+  Client,
+  earlyInAStep,
+  KINDS,
+  type Registered,
+  registerAccount,
+  totpCode,
+} from "../../support/auth.ts";
+import { expectProblem } from "../../support/problem.ts";
+
+const oracle = () => `${inject("infra").standIns.url}/oracle`;
+const totp = totpCode;
+
+async function enable(account: Registered, kind: (typeof KINDS)[number]) {
+  const response = await account.client.post(`${authPath(kind)}/2fa/enable`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as { qrCode: string; otpauthUri: string; secret: string };
+}
+
+describe.each(KINDS)("%s two-factor authentication", (kind) => {
+  const path = authPath(kind);
+
+  it("enable → QR decodes to the URI → verify → login needs a code → replay refused → recovery code once → disable", async () => {
+    await earlyInAStep();
+    const account = await registerAccount(kind);
+    const setup = await enable(account, kind);
+    expect(setup.otpauthUri).toMatch(/^otpauth:\/\/totp\//);
+    expect(setup.otpauthUri).toContain(`secret=${setup.secret}`);
+    expect(setup.otpauthUri).toContain("issuer=Edge%20Music");
+    if (kind === "artist") expect(setup.otpauthUri).not.toContain(account.email.split("@")[0]);
+
+    const png = Uint8Array.from(atob(setup.qrCode), (c) => c.charCodeAt(0));
+    const decoded = await fetch(`${oracle()}/qr/decode`, {
+      method: "POST",
+      headers: { "content-type": "image/png" },
+      body: png,
+    });
+    expect(decoded.status).toBe(200);
+    expect(await decoded.json()).toEqual({ text: setup.otpauthUri });
+
+    // Not active until verified: signing in needs no code yet.
+    const before = await new Client().post(`${path}/login`, {
+      email: account.email,
+      password: account.password,
+    });
+    expect(await before.json()).toMatchObject({ requiresTwoFactor: false });
+
+    await expectProblem(
+      await account.client.post(`${path}/2fa/verify`, { code: "000000" }),
+      401,
+      "UNAUTHORIZED",
+    );
+    // The previous step's code is still accepted (clock skew).
+    const code = await totp(setup.secret, -1);
+    const verified = await account.client.post(`${path}/2fa/verify`, { code });
+    expect(verified.status).toBe(200);
+    const { recoveryCodes } = (await verified.json()) as { recoveryCodes: string[] };
+    expect(recoveryCodes).toHaveLength(10);
+    expect(new Set(recoveryCodes).size).toBe(10);
+
+    const client = new Client();
+    const first = await client.post(`${path}/login`, {
+      email: account.email,
+      password: account.password,
+    });
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ requiresTwoFactor: true });
+    expect(first.headers.getSetCookie()).toEqual([]);
+
+    // The code verify accepted is spent: replaying it fails; the current step's code works.
+    await expectProblem(
+      await client.post(`${path}/login`, {
+        email: account.email,
+        password: account.password,
+        code,
+      }),
+      401,
+      "UNAUTHORIZED",
+    );
+    const current = await totp(setup.secret);
+    const signedIn = await client.post(`${path}/login`, {
+      email: account.email,
+      password: account.password,
+      code: current,
+    });
+    expect(signedIn.status).toBe(200);
+    expect(client.jar.get("access_token")).toBeDefined();
+
+    const recovery = recoveryCodes[3] ?? "";
+    const viaRecovery = await new Client().post(`${path}/login`, {
+      email: account.email,
+      password: account.password,
+      code: recovery.toUpperCase(),
+    });
+    expect(viaRecovery.status).toBe(200);
+    await expectProblem(
+      await new Client().post(`${path}/login`, {
+        email: account.email,
+        password: account.password,
+        code: recovery,
+      }),
+      401,
+      "UNAUTHORIZED",
+    );
+
+    // Disable needs a fresh TOTP code (here the next step's: skew the other way); a recovery
+    // code is not enough.
+    await expectProblem(
+      await client.post(`${path}/2fa/disable`, { code: recoveryCodes[5] }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    const off = await client.post(`${path}/2fa/disable`, { code: await totp(setup.secret, 1) });
+    expect(off.status).toBe(200);
+    const after = await new Client().post(`${path}/login`, {
+      email: account.email,
+      password: account.password,
+    });
+    expect(await after.json()).toMatchObject({ requiresTwoFactor: false });
+  });
+
+  it("refuses to enable twice, verify without a secret, and disable when off (409)", async () => {
+    const account = await registerAccount(kind);
+    await expectProblem(
+      await account.client.post(`${path}/2fa/verify`, { code: "123456" }),
+      409,
+      "CONFLICT",
+    );
+    await expectProblem(
+      await account.client.post(`${path}/2fa/disable`, { code: "123456" }),
+      409,
+      "CONFLICT",
+    );
+    const setup = await enable(account, kind);
+    await account.client.post(`${path}/2fa/verify`, { code: await totp(setup.secret) });
+    await expectProblem(await account.client.post(`${path}/2fa/enable`), 409, "CONFLICT");
+  });
+
+  it("counts codes sent in parallel before judging them: at most 5 wrong ones get an answer", async () => {
+    const account = await registerAccount(kind);
+    await enable(account, kind);
+    const tries = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        account.client.post(`${path}/2fa/verify`, { code: String(100000 + i) }),
+      ),
+    );
+    const statuses = tries.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(15);
+  });
+
+  it("validates the code's shape (400) and limits wrong codes (429 with Retry-After)", async () => {
+    const account = await registerAccount(kind);
+    await enable(account, kind);
+    for (const code of ["12345", "1234567", "abcdef", ""]) {
+      await expectProblem(
+        await account.client.post(`${path}/2fa/verify`, { code }),
+        400,
+        "VALIDATION_FAILED",
+      );
+    }
+    for (let i = 0; i < 5; i++) {
+      await expectProblem(
+        await account.client.post(`${path}/2fa/verify`, { code: "000000" }),
+        401,
+        "UNAUTHORIZED",
+      );
+    }
+    const limited = await account.client.post(`${path}/2fa/verify`, { code: "000000" });
+    await expectProblem(limited, 429, "RATE_LIMITED");
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+});

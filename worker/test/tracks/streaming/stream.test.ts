@@ -1,0 +1,137 @@
+import { env } from "cloudflare:workers";
+import { trackKeys } from "@edge-music/contracts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Bindings } from "../../../src/env.ts";
+import { Client } from "../../support/auth.ts";
+import { insertArtist, insertTrack } from "../../support/factories.ts";
+import { expectProblem } from "../../support/problem.ts";
+
+const bucket = () => (env as Bindings).MEDIA as R2Bucket;
+const base = (id: string) => `/api/v1/tracks/stream/${id}`;
+const OPUS = "OggS-0123456789-abcdefghij";
+let trackId = "";
+
+beforeAll(async () => {
+  const artist = await insertArtist();
+  trackId = (await insertTrack(artist.id)).id;
+  const keys = trackKeys(trackId);
+  const put = (key: string, body: string, contentType: string) =>
+    bucket().put(key, body, { httpMetadata: { contentType } });
+  await put(
+    keys.master,
+    "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=140000\n128/index.m3u8\n",
+    "application/vnd.apple.mpegurl",
+  );
+  await put(
+    keys.playlist(128),
+    "#EXTM3U\n#EXTINF:4.0,\nsegment_00000.m4s\n",
+    "application/vnd.apple.mpegurl",
+  );
+  await put(keys.init(128), "init-bytes", "audio/mp4");
+  await put(keys.segment(128, 0), "segment-zero", "audio/mp4");
+  await put(keys.segment(128, 1), "segment-one", "audio/mp4");
+  await put(keys.opus(128), OPUS, "audio/ogg; codecs=opus");
+});
+
+const get = (path: string, headers: Record<string, string> = {}) => new Client().get(path, headers);
+
+describe("HLS and audio of a READY track", () => {
+  it("serves the master and media playlists with their type and a short cache", async () => {
+    const master = await get(`${base(trackId)}/hls/master.m3u8`);
+    expect(master.status).toBe(200);
+    expect(master.headers.get("content-type")).toBe("application/vnd.apple.mpegurl");
+    expect(master.headers.get("cache-control")).toBe("public, max-age=60");
+    expect(await master.text()).toContain("128/index.m3u8");
+    const media = await get(`${base(trackId)}/hls/128/index.m3u8`);
+    expect(await media.text()).toContain("segment_00000.m4s");
+  });
+
+  it("serves init and media segments as immutable, from the edge cache once cached", async () => {
+    const init = await get(`${base(trackId)}/hls/128/init_0.mp4`);
+    expect(init.status).toBe(200);
+    expect(init.headers.get("content-type")).toBe("audio/mp4");
+    expect(init.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const path = `${base(trackId)}/hls/128/segment_00001.m4s`;
+    const first = await get(path);
+    expect(first.headers.get("x-edge-cache")).toBe("miss");
+    expect(await first.text()).toBe("segment-one");
+    // Gone from storage, still served by the edge cache.
+    await bucket().delete(trackKeys(trackId).segment(128, 1));
+    const second = await get(path);
+    expect(second.headers.get("x-edge-cache")).toBe("hit");
+    expect(await second.text()).toBe("segment-one");
+  });
+
+  it("answers If-None-Match with 304", async () => {
+    const path = `${base(trackId)}/hls/master.m3u8`;
+    const etag = (await get(path)).headers.get("etag") ?? "";
+    expect(etag).not.toBe("");
+    expect((await get(path, { "if-none-match": etag })).status).toBe(304);
+  });
+
+  it("serves byte ranges of the Opus file (206) and refuses ranges outside it (416)", async () => {
+    const path = `${base(trackId)}/audio/128.opus`;
+    const whole = await get(path);
+    expect(whole.headers.get("accept-ranges")).toBe("bytes");
+    expect(whole.headers.get("content-type")).toBe("audio/ogg; codecs=opus");
+    expect(await whole.text()).toBe(OPUS);
+    const head = await get(path, { range: "bytes=0-3" });
+    expect(head.status).toBe(206);
+    expect(head.headers.get("content-range")).toBe(`bytes 0-3/${OPUS.length}`);
+    expect(await head.text()).toBe("OggS");
+    const tail = await get(`${base(trackId)}/audio/128k.opus`, { range: "bytes=-5" });
+    expect(await tail.text()).toBe("fghij");
+    const outside = await get(path, { range: "bytes=999-" });
+    await expectProblem(outside, 416, "RANGE_NOT_SATISFIABLE");
+    expect(outside.headers.get("content-range")).toBe(`bytes */${OPUS.length}`);
+  });
+
+  it("lets players on any origin read it", async () => {
+    const response = await get(`${base(trackId)}/hls/master.m3u8`, {
+      origin: "https://player.example",
+    });
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("access-control-expose-headers")).toContain("content-range");
+  });
+});
+
+describe("what does not stream", () => {
+  it("answers 404 TRACK_NOT_READY for a track still converting, 404 for an unknown one", async () => {
+    const artist = await insertArtist();
+    const processing = await insertTrack(artist.id, { processingStatus: "PROCESSING" });
+    const body = await expectProblem(
+      await get(`${base(processing.id)}/hls/master.m3u8`),
+      404,
+      "TRACK_NOT_READY",
+    );
+    expect(body.processingStatus).toBe("PROCESSING");
+    await expectProblem(
+      await get(`${base(crypto.randomUUID())}/hls/master.m3u8`),
+      404,
+      "NOT_FOUND",
+    );
+  });
+
+  it("answers 404 for a quality that was not produced", async () => {
+    await expectProblem(await get(`${base(trackId)}/hls/320/index.m3u8`), 404, "NOT_FOUND");
+    await expectProblem(await get(`${base(trackId)}/audio/192.opus`), 404, "NOT_FOUND");
+  });
+
+  it.each([
+    ["a bitrate off the ladder", "/hls/256/index.m3u8"],
+    ["a segment index without 5 digits", "/hls/128/segment_1.m4s"],
+    ["another file name", "/hls/128/master.m3u8"],
+    ["an encoded traversal", "/hls/128/..%2F..%2Fsource.mp3"],
+    ["an opus name off the ladder", "/audio/64.opus"],
+  ])("answers 400 for %s", async (_name, suffix) => {
+    await expectProblem(await get(`${base(trackId)}${suffix}`), 400, "VALIDATION_FAILED");
+  });
+
+  it("answers 400 for an id that is not a UUID", async () => {
+    await expectProblem(
+      await get("/api/v1/tracks/stream/abc/hls/master.m3u8"),
+      400,
+      "VALIDATION_FAILED",
+    );
+  });
+});
