@@ -5,6 +5,8 @@ import * as schema from "./schema";
 
 export type Schema = typeof schema;
 export type Database = NeonDatabase<Schema>;
+/** The `tx` of `db.transaction(async (tx) => …)`. */
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 export interface CreateDbOptions {
   /** Local dev bridge from WebSocket to Postgres TCP, e.g. ws://127.0.0.1:5488/v1. */

@@ -4,6 +4,7 @@ export {
   type Database,
   type DbHandle,
   type Schema,
+  type Transaction,
 } from "./client";
 export {
   FOREIGN_KEY_VIOLATION,

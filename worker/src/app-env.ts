@@ -1,7 +1,7 @@
-import type { Services } from "./connections/index.ts";
 import type { Bindings, Env } from "./env.ts";
 import type { Logger } from "./logger.ts";
-import type { Principal } from "./security/guard.ts";
+import type { RequestDeps } from "./request-deps.ts";
+import type { Principal } from "./security/principal.ts";
 
 /** Hono's environment for every route of the service. */
 export interface AppEnv {
@@ -10,8 +10,9 @@ export interface AppEnv {
     requestId: string;
     log: Logger;
     env: Env;
-    services: Services;
-    /** Set by the auth guards on protected routes only. */
-    principal: Principal;
+    /** What services take (`Pick<RequestDeps, …>`); see request-deps.ts. */
+    deps: RequestDeps;
+    /** Set by the route's guard when the caller is signed in. */
+    principal: Principal | undefined;
   };
 }

@@ -6,18 +6,18 @@ import { NotFoundError } from "./errors/app-error.ts";
 import { onError } from "./errors/on-error.ts";
 import { albumRoutes } from "./features/albums/routes.ts";
 import { artistRoutes } from "./features/artists/index.ts";
-import { authRoutes } from "./features/auth/index.ts";
-import { meRoutes } from "./features/auth/session/routes.ts";
+import { authRoutes, meRoutes } from "./features/auth/index.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { historyRoutes } from "./features/history/routes.ts";
-import { imageRoutes } from "./features/images/routes.ts";
 import { playlistRoutes } from "./features/playlists/index.ts";
 import { searchRoutes } from "./features/search/routes.ts";
+import { staticRoutes } from "./features/static/routes.ts";
 import { trackRoutes } from "./features/tracks/index.ts";
 import { jsonBodyLimit } from "./middleware/body-limit.ts";
 import { corsForAllowedOrigins, originCheck } from "./middleware/origin-check.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { openApiDocument } from "./openapi/document.ts";
+import { ACCOUNT_KINDS } from "./security/account-kinds.ts";
 import { validationHook } from "./validation/validator.ts";
 
 export const API_PREFIX = "/api/v1";
@@ -31,16 +31,16 @@ export function createApp() {
   app.use(`${API_PREFIX}/*`, jsonBodyLimit);
 
   app.route(`${API_PREFIX}/health`, healthRoutes);
-  app.route(`${API_PREFIX}/users/auth`, authRoutes("user"));
-  app.route(`${API_PREFIX}/artists/auth`, authRoutes("artist"));
-  app.route(`${API_PREFIX}/users`, meRoutes("user"));
+  app.route(`${API_PREFIX}/users/auth`, authRoutes(ACCOUNT_KINDS.user));
+  app.route(`${API_PREFIX}/artists/auth`, authRoutes(ACCOUNT_KINDS.artist));
+  app.route(`${API_PREFIX}/users`, meRoutes(ACCOUNT_KINDS.user));
   app.route(`${API_PREFIX}/artists`, artistRoutes);
   app.route(`${API_PREFIX}/playlists`, playlistRoutes);
   app.route(`${API_PREFIX}/history`, historyRoutes);
   app.route(`${API_PREFIX}/albums`, albumRoutes);
   app.route(`${API_PREFIX}/tracks`, trackRoutes);
   app.route(`${API_PREFIX}/search`, searchRoutes);
-  app.route("/static", imageRoutes);
+  app.route("/static", staticRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "accessCookie", {
     type: "apiKey",

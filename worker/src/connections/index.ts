@@ -5,19 +5,16 @@ import { describeError } from "../logger.ts";
 import { createStorage, type ObjectStorage } from "../storage/index.ts";
 import { createRequestRedis, type RedisClient } from "./redis.ts";
 
-/** What services get: created lazily per request, closed when the response is done. */
-export interface Services {
+/** A request's connections: each opened on first use, all closed when the response is done. */
+export interface Connections {
   db(): Database;
   redis(): RedisClient;
-  readonly storage: ObjectStorage;
-}
-
-export interface RequestServices extends Services {
+  storage(): ObjectStorage;
   /** Closes whatever the request opened; pass it to `waitUntil`. */
   close(): Promise<void>;
 }
 
-export function createRequestServices(env: Env, log: Logger): RequestServices {
+export function openConnections(env: Env, log: Logger): Connections {
   let database: ReturnType<typeof createDb> | undefined;
   let redis: RedisClient | undefined;
   let storage: ObjectStorage | undefined;
@@ -33,7 +30,7 @@ export function createRequestServices(env: Env, log: Logger): RequestServices {
       redis ??= createRequestRedis(env.REDIS_URL);
       return redis;
     },
-    get storage() {
+    storage() {
       storage ??= createStorage(env);
       return storage;
     },

@@ -1,14 +1,17 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
-import { createRequestServices } from "../connections/index.ts";
+import { openConnections } from "../connections/index.ts";
 import { parseEnv } from "../env.ts";
-import { createLogger, type LogLevel } from "../logger.ts";
+import { createLogger, type Logger, type LogLevel } from "../logger.ts";
+import type { RequestDeps } from "../request-deps.ts";
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /**
  * Request id (the caller's X-Request-Id when it is a safe token, else a new UUID) on the response
- * and every log line; typed env; per-request services closed after the response; an access log.
+ * and every log line; typed env; the request's dependencies (`c.var.deps`), whose connections are
+ * closed after the response; an access log.
  */
 export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   const started = Date.now();
@@ -19,13 +22,13 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   const log = createLogger({ requestId }, env.LOG_LEVEL as LogLevel);
   c.set("log", log);
   c.set("env", env);
-  const services = createRequestServices(env, log);
-  c.set("services", services);
+  const connections = openConnections(env, log);
+  c.set("deps", requestDeps(c, env, log, connections));
   try {
     await next();
   } finally {
     c.header("x-request-id", requestId);
-    c.executionCtx.waitUntil(services.close());
+    c.executionCtx.waitUntil(connections.close());
     log.info("request", {
       method: c.req.method,
       path: c.req.path,
@@ -34,3 +37,38 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
     });
   }
 });
+
+function requestDeps(
+  c: Context<AppEnv>,
+  env: AppEnv["Variables"]["env"],
+  log: Logger,
+  connections: ReturnType<typeof openConnections>,
+): RequestDeps {
+  const now = new Date();
+  return {
+    get db() {
+      return connections.db();
+    },
+    get redis() {
+      return connections.redis();
+    },
+    get storage() {
+      return connections.storage();
+    },
+    log,
+    env,
+    now,
+    // Cloudflare sets it and overwrites any value a client sends.
+    ip: c.req.header("cf-connecting-ip") ?? "unknown",
+    userAgent: c.req.header("user-agent"),
+    waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+    get principal() {
+      const principal = c.get("principal");
+      if (!principal) throw new Error(`${c.req.method} ${c.req.path} has no signed-in guard`);
+      return principal;
+    },
+    get viewer() {
+      return c.get("principal") ?? null;
+    },
+  };
+}

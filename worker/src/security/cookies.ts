@@ -3,7 +3,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { CookieOptions } from "hono/utils/cookie";
 import type { Env } from "../env.ts";
 import { UnauthorizedError } from "../errors/app-error.ts";
-import { KIND_TABLES, type PrincipalKind } from "./account-kinds.ts";
+import type { AccountKind } from "./account-kinds.ts";
 import { ACCESS_TTL_SECONDS, REFRESH_TTL_SECONDS } from "./tokens.ts";
 
 export const ACCESS_COOKIE = "access_token";
@@ -27,35 +27,36 @@ const base = (env: Env): CookieOptions => ({
  * (refresh and logout), so it travels as rarely as possible.
  */
 const accessOptions = (env: Env): CookieOptions => ({ ...base(env), path: "/api/v1" });
-const refreshOptions = (env: Env, kind: PrincipalKind): CookieOptions => ({
+const refreshOptions = (env: Env, account: AccountKind): CookieOptions => ({
   ...base(env),
-  path: KIND_TABLES[kind].authPath,
+  path: account.authPath,
 });
+
+/** Where the session cookies go: the environment and the account kind they are for. */
+export interface CookieScope {
+  readonly env: Env;
+  readonly account: AccountKind;
+}
 
 export interface SessionTokens {
   accessToken: string;
   refreshToken: string;
 }
 
-export function setSessionCookies(
-  c: Context,
-  env: Env,
-  kind: PrincipalKind,
-  tokens: SessionTokens,
-) {
+export function setSessionCookies(c: Context, scope: CookieScope, tokens: SessionTokens) {
   setCookie(c, ACCESS_COOKIE, tokens.accessToken, {
-    ...accessOptions(env),
+    ...accessOptions(scope.env),
     maxAge: ACCESS_TTL_SECONDS,
   });
   setCookie(c, REFRESH_COOKIE, tokens.refreshToken, {
-    ...refreshOptions(env, kind),
+    ...refreshOptions(scope.env, scope.account),
     maxAge: REFRESH_TTL_SECONDS,
   });
 }
 
-export function clearSessionCookies(c: Context, env: Env, kind: PrincipalKind) {
-  deleteCookie(c, ACCESS_COOKIE, accessOptions(env));
-  deleteCookie(c, REFRESH_COOKIE, refreshOptions(env, kind));
+export function clearSessionCookies(c: Context, scope: CookieScope) {
+  deleteCookie(c, ACCESS_COOKIE, accessOptions(scope.env));
+  deleteCookie(c, REFRESH_COOKIE, refreshOptions(scope.env, scope.account));
 }
 
 export const readCookie = (c: Context, name: string) => getCookie(c, name);

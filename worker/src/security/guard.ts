@@ -1,76 +1,90 @@
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { ForbiddenError, UnauthorizedError } from "../errors/app-error.ts";
-import type { PrincipalKind } from "./account-kinds.ts";
+import { ACCOUNT_KINDS } from "./account-kinds.ts";
 import { ACCESS_COOKIE, readCookieValues, readSessionCookie } from "./cookies.ts";
+import type { Principal, PrincipalKind } from "./principal.ts";
 import { findLiveSession } from "./sessions.ts";
 import { isSessionClaims, verifyToken } from "./tokens.ts";
 
-/** Who is calling: set by the guards on every protected route. */
-export interface Principal {
-  kind: PrincipalKind;
-  id: string;
-  sessionId: string;
-}
+/** `security` of routes that need a signed-in principal (the access_token cookie). */
+export const COOKIE_SECURITY = [{ accessCookie: [] }];
+
+/** Public routes that show more to a signed-in caller; a present but invalid cookie is a 401. */
+export const OPTIONAL_COOKIE_SECURITY = [{}, ...COOKIE_SECURITY];
+
+/**
+ * The guard of a route for one kind of signed-in account, spread into `createRoute`: the cookie
+ * scheme and the kind (`x-account-kind`) in the document, and the middleware that enforces them
+ * (then `c.var.deps.principal` is the caller), followed by the route's own middleware. The
+ * whole-table guard test reads the document and checks every route against it.
+ */
+export const signedIn = <K extends PrincipalKind, M extends MiddlewareHandler<AppEnv>[]>(
+  kind: K,
+  ...more: M
+) => ({
+  security: COOKIE_SECURITY,
+  "x-account-kind": kind,
+  middleware: [requirePrincipal(kind), ...more] as [MiddlewareHandler<AppEnv>, ...M],
+});
+
+/** The guard of a public route that shows more to a signed-in caller (`c.var.deps.viewer`). */
+export const maybeSignedIn = () => ({
+  security: OPTIONAL_COOKIE_SECURITY,
+  middleware: [optionalPrincipal] as [MiddlewareHandler<AppEnv>],
+});
 
 /**
  * The caller's principal from the `access_token` cookie (browsers send it; API clients send the
  * header `Cookie: access_token=…`). The session is checked on every request, so signing out or a
  * revoked session takes effect at once, not when the 5-minute token expires.
  */
-export async function authenticate(c: Context<AppEnv>): Promise<Principal> {
+async function authenticate(c: Context<AppEnv>): Promise<Principal> {
   const token = readSessionCookie(c, ACCESS_COOKIE);
   if (!token) throw new UnauthorizedError("Sign in to continue: no access token.");
-  const env = c.get("env");
-  const now = new Date();
-  const claims = await verifyToken(env.JWT_SECRET, "access", token, now);
+  const deps = c.var.deps;
+  const claims = await verifyToken(deps.env.JWT_SECRET, "access", token, deps.now);
   if (!isSessionClaims(claims)) throw new UnauthorizedError("The token is invalid.");
   const session = await findLiveSession(
-    c.get("services").db(),
-    claims.kind,
+    { db: deps.db, now: deps.now, account: ACCOUNT_KINDS[claims.kind] },
     claims.sid,
     claims.sub,
-    now,
   );
   if (!session) throw new UnauthorizedError("The session has ended. Sign in again.");
   return { kind: claims.kind, id: claims.sub, sessionId: claims.sid };
 }
 
 /**
- * The caller on a route open to everyone that shows more to its owner: no access cookie →
- * signed out (null). A cookie that is present but invalid, expired or of an ended session → 401,
- * as on protected routes, so that a client refreshes instead of taking its own private or
- * unfinished resource for a missing one.
+ * A route open to everyone that shows more to its owner: no access cookie → signed out. A cookie
+ * that is present but invalid, expired or of an ended session → 401, as on protected routes, so
+ * that a client refreshes instead of taking its own private or unfinished resource for a missing
+ * one.
  */
-export async function optionalPrincipal(c: Context<AppEnv>): Promise<Principal | null> {
-  if (readCookieValues(c, ACCESS_COOKIE).every((value) => value === "")) return null;
-  return await authenticate(c);
-}
+const optionalPrincipal = createMiddleware<AppEnv>(async (c, next) => {
+  if (!readCookieValues(c, ACCESS_COOKIE).every((value) => value === "")) {
+    c.set("principal", await authenticate(c));
+  }
+  await next();
+});
 
 /**
  * A route for one account kind: no or bad credentials → 401; a valid session of the other
  * kind → 403 (signed in, but as the wrong kind of account).
  */
-export const requirePrincipal = (kind: PrincipalKind) =>
+const requirePrincipal = (kind: PrincipalKind) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const principal = await authenticate(c);
     if (principal.kind !== kind) {
       throw new ForbiddenError(
-        `This needs a signed-in ${kind}; you are signed in as ${principal.kind === "user" ? "a user" : "an artist"}.`,
+        `This needs a signed-in ${kind}; you are signed in as ${ACCOUNT_KINDS[principal.kind].aName}.`,
       );
     }
     c.set("principal", principal);
     await next();
   });
 
-export const requireUser = requirePrincipal("user");
-export const requireArtist = requirePrincipal("artist");
-
 /** (owner) routes: the resource must belong to the caller. */
 export function assertOwner(principal: Principal, ownerId: string, what = "resource"): void {
   if (principal.id !== ownerId) throw new ForbiddenError(`Only the owner may change this ${what}.`);
 }
-
-/** The client address as Cloudflare reports it (it overwrites any value a client sends). */
-export const clientIp = (c: Context) => c.req.header("cf-connecting-ip") ?? "unknown";

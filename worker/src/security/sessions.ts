@@ -1,8 +1,7 @@
-import type { Database } from "@edge-music/db";
 import { and, eq, gt } from "drizzle-orm";
-import type { Env } from "../env.ts";
 import { UnauthorizedError } from "../errors/app-error.ts";
-import { KIND_TABLES, type PrincipalKind } from "./account-kinds.ts";
+import type { RequestDeps } from "../request-deps.ts";
+import type { WithAccount } from "./account-kinds.ts";
 import type { SessionTokens } from "./cookies.ts";
 import {
   ACCESS_TTL_SECONDS,
@@ -12,21 +11,16 @@ import {
   verifyToken,
 } from "./tokens.ts";
 
-export interface SessionContext {
-  db: Database;
-  env: Env;
-  now: Date;
-  ip: string;
-  userAgent: string | undefined;
-}
+/** What starting or rotating a session needs: the request, bound to an account kind. */
+export type SessionContext = Pick<RequestDeps, "db" | "env" | "now" | "ip" | "userAgent"> &
+  WithAccount;
 
 /** A new server-side session and its two tokens. */
 export async function startSession(
   ctx: SessionContext,
-  kind: PrincipalKind,
   principalId: string,
 ): Promise<SessionTokens> {
-  const { sessions } = KIND_TABLES[kind].auth;
+  const { sessions } = ctx.account.auth;
   const refreshTokenId = crypto.randomUUID();
   const [session] = await ctx.db
     .insert(sessions)
@@ -39,17 +33,16 @@ export async function startSession(
     })
     .returning({ id: sessions.id });
   if (!session) throw new Error("session insert returned no row");
-  return await signSessionTokens(ctx, kind, principalId, session.id, refreshTokenId);
+  return await signSessionTokens(ctx, principalId, session.id, refreshTokenId);
 }
 
 async function signSessionTokens(
-  ctx: SessionContext,
-  kind: PrincipalKind,
+  ctx: Pick<SessionContext, "env" | "now" | "account">,
   principalId: string,
   sessionId: string,
   refreshTokenId: string,
 ): Promise<SessionTokens> {
-  const claims = { sub: principalId, sid: sessionId, kind };
+  const claims = { sub: principalId, sid: sessionId, kind: ctx.account.name };
   const secret = ctx.env.JWT_SECRET;
   const [accessToken, refreshToken] = await Promise.all([
     signToken(secret, "access", claims, ACCESS_TTL_SECONDS, ctx.now),
@@ -64,16 +57,19 @@ async function signSessionTokens(
  * two parties hold the same session (theft or replay): the whole session is revoked (ASVS 10.4.5).
  */
 export async function rotateSession(
-  ctx: SessionContext,
-  kind: PrincipalKind,
+  ctx: Pick<SessionContext, "db" | "env" | "now" | "account">,
   refreshToken: string | undefined,
 ): Promise<SessionTokens> {
   if (!refreshToken) throw new UnauthorizedError("No refresh token.");
   const claims = await verifyToken(ctx.env.JWT_SECRET, "refresh", refreshToken, ctx.now);
-  if (!isSessionClaims(claims) || claims.kind !== kind || typeof claims.jti !== "string") {
+  if (
+    !isSessionClaims(claims) ||
+    claims.kind !== ctx.account.name ||
+    typeof claims.jti !== "string"
+  ) {
     throw new UnauthorizedError("The token is invalid.");
   }
-  const { sessions } = KIND_TABLES[kind].auth;
+  const { sessions } = ctx.account.auth;
   const next = crypto.randomUUID();
   const outcome = await ctx.db.transaction(async (tx) => {
     const [session] = await tx
@@ -96,37 +92,38 @@ export async function rotateSession(
   if (outcome === "reused") {
     throw new UnauthorizedError("This refresh token was already used; the session is revoked.");
   }
-  return await signSessionTokens(ctx, kind, claims.sub, claims.sid, next);
+  return await signSessionTokens(ctx, claims.sub, claims.sid, next);
 }
 
-export async function endSession(db: Database, kind: PrincipalKind, sessionId: string) {
-  const { sessions } = KIND_TABLES[kind].auth;
-  await db.delete(sessions).where(eq(sessions.id, sessionId));
+export async function endSession(ctx: Pick<SessionContext, "db" | "account">, sessionId: string) {
+  const { sessions } = ctx.account.auth;
+  await ctx.db.delete(sessions).where(eq(sessions.id, sessionId));
 }
 
-/** Ends every session of an account (password reset, account deletion). */
-export async function endAllSessions(db: Database, kind: PrincipalKind, principalId: string) {
-  const { sessions } = KIND_TABLES[kind].auth;
-  await db.delete(sessions).where(eq(sessions.principalId, principalId));
+/** Ends every session of an account (password reset; `db` may be a transaction's). */
+export async function endAllSessions(
+  ctx: Pick<SessionContext, "db" | "account">,
+  principalId: string,
+) {
+  const { sessions } = ctx.account.auth;
+  await ctx.db.delete(sessions).where(eq(sessions.principalId, principalId));
 }
 
 /** The live session an access token names, or null (deleted, expired or not this principal's). */
 export async function findLiveSession(
-  db: Database,
-  kind: PrincipalKind,
+  ctx: Pick<SessionContext, "db" | "now" | "account">,
   sessionId: string,
   principalId: string,
-  now: Date,
 ): Promise<{ id: string } | null> {
-  const { sessions } = KIND_TABLES[kind].auth;
-  const [session] = await db
+  const { sessions } = ctx.account.auth;
+  const [session] = await ctx.db
     .select({ id: sessions.id })
     .from(sessions)
     .where(
       and(
         eq(sessions.id, sessionId),
         eq(sessions.principalId, principalId),
-        gt(sessions.expiresAt, now),
+        gt(sessions.expiresAt, ctx.now),
       ),
     );
   return session ?? null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { IMAGE_MAX_BYTES } from "../../src/file-input/images.ts";
+import { IMAGE_MAX_BYTES } from "../../src/images/images.ts";
 import { Client, registerAccount } from "../support/auth.ts";
 import { IMAGE_BYTES, insertTrack } from "../support/factories.ts";
 import { expectProblem } from "../support/problem.ts";

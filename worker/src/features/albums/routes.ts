@@ -1,14 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
 import { ValidationError } from "../../errors/app-error.ts";
 import { isMultipart } from "../../file-input/form.ts";
-import { readImage } from "../../file-input/images.ts";
+import { COVER_BODY_LIMIT, readImage } from "../../images/images.ts";
 import { multipartLimit } from "../../middleware/body-limit.ts";
 import { problemResponses } from "../../openapi/problem-responses.ts";
-import { json, jsonBody, jsonOrMultipartBody, newRouter, signedIn } from "../../openapi/router.ts";
-import { requireArtist } from "../../security/guard.ts";
+import { json, jsonBody, jsonOrMultipartBody, newRouter } from "../../openapi/router.ts";
+import { signedIn } from "../../security/guard.ts";
 import { IdParams } from "../../validation/common.ts";
-import { catalogueContext } from "../tracks/catalogue/context.ts";
-import { COVER_BODY_LIMIT } from "../tracks/catalogue/cover.ts";
 import {
   AlbumCreateBody,
   AlbumDto,
@@ -30,7 +28,6 @@ const create = createRoute({
   path: "/",
   tags,
   ...signedIn("artist"),
-  middleware: [requireArtist] as const,
   summary: "Create an album",
   description: `JSON \`{title, releasedAt?}\`. ${TITLE} ${DATE} The album starts without a cover and without tracks: set the cover with PUT /albums/{id} (multipart), and add tracks by setting their \`albumId\` with PUT /tracks/{id}. Answers the new album (with \`tracks: []\`).`,
   request: jsonBody(AlbumCreateBody),
@@ -69,8 +66,7 @@ const update = createRoute({
   method: "put",
   path: "/{id}",
   tags,
-  ...signedIn("artist"),
-  middleware: [requireArtist, multipartLimit(COVER_BODY_LIMIT)] as const,
+  ...signedIn("artist", multipartLimit(COVER_BODY_LIMIT)),
   summary: "Update an own album",
   description: `Owner only. JSON \`{title?, releasedAt?}\`, or multipart/form-data with the same text fields (an empty \`releasedAt\` removes the date) plus an optional \`cover\` image (PNG, JPEG or WebP recognised by its bytes, else 415; at most 5 MB, else 413). At least one field (else 400). ${TITLE} ${DATE} A new cover gets a new \`/static/covers/…\` path and the replaced cover is deleted. The tracks' own covers are not touched. Another artist's album: 403.`,
   request: {
@@ -88,7 +84,6 @@ const remove = createRoute({
   path: "/{id}",
   tags,
   ...signedIn("artist"),
-  middleware: [requireArtist] as const,
   summary: "Delete an own album",
   description:
     "Owner only. Deletes the album and its cover; its tracks are kept as singles (`albumId: null`). Another artist's album: 403.",
@@ -99,16 +94,14 @@ const remove = createRoute({
 /** /api/v1/albums */
 export const albumRoutes = newRouter()
   .openapi(create, async (c) => {
-    const album = await createAlbum(catalogueContext(c), c.get("principal"), c.req.valid("json"));
+    const album = await createAlbum(c.var.deps, c.req.valid("json"));
     return c.json(album, 201);
   })
   .openapi(list, async (c) => {
     const { page, limit, artistId } = c.req.valid("query");
-    return c.json(await listAlbums(catalogueContext(c), { artistId }, { page, limit }), 200);
+    return c.json(await listAlbums(c.var.deps, { artistId }, { page, limit }), 200);
   })
-  .openapi(byId, async (c) =>
-    c.json(await getAlbum(catalogueContext(c), c.req.valid("param").id), 200),
-  )
+  .openapi(byId, async (c) => c.json(await getAlbum(c.var.deps, c.req.valid("param").id), 200))
   .openapi(update, async (c) => {
     const form = isMultipart(c) ? c.req.valid("form") : undefined;
     const { title, releasedAt } = form ?? c.req.valid("json");
@@ -126,9 +119,9 @@ export const albumRoutes = newRouter()
     }
     const { id } = c.req.valid("param");
     const input = { title, releasedAt, cover };
-    return c.json(await updateAlbum(catalogueContext(c), c.get("principal"), id, input), 200);
+    return c.json(await updateAlbum(c.var.deps, id, input), 200);
   })
   .openapi(remove, async (c) => {
-    await deleteAlbum(catalogueContext(c), c.get("principal"), c.req.valid("param").id);
+    await deleteAlbum(c.var.deps, c.req.valid("param").id);
     return c.body(null, 204);
   });

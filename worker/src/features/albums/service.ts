@@ -1,11 +1,11 @@
 import { albums, artists, FOREIGN_KEY_VIOLATION, pgErrorCode } from "@edge-music/db";
 import { and, desc, eq } from "drizzle-orm";
 import { NotFoundError } from "../../errors/app-error.ts";
-import type { Image } from "../../file-input/images.ts";
-import { assertOwner, type Principal } from "../../security/guard.ts";
+import type { Image } from "../../images/images.ts";
+import { discardImages, replaceImages } from "../../images/replace.ts";
+import type { RequestDeps } from "../../request-deps.ts";
+import { assertOwner } from "../../security/guard.ts";
 import { offsetOf, type Page } from "../../validation/common.ts";
-import type { CatalogueContext } from "../tracks/catalogue/context.ts";
-import { discardMedia, updateWithCover } from "../tracks/catalogue/cover.ts";
 import { readyTracks } from "../tracks/catalogue/queries.ts";
 import type { AlbumSummaryView, AlbumView } from "./schema.ts";
 
@@ -41,7 +41,7 @@ const toSummary = ({ artistUsername, artistAvatar, ...row }: SummaryRow): AlbumS
 
 /** Newest first (ties by id); an unknown artistId matches nothing. */
 export async function listAlbums(
-  ctx: Pick<CatalogueContext, "db">,
+  ctx: Pick<RequestDeps, "db">,
   filter: { artistId?: string | undefined },
   page: Page,
 ): Promise<AlbumSummaryView[]> {
@@ -57,7 +57,7 @@ export async function listAlbums(
 }
 
 /** An album with its READY tracks, oldest first; albums have no state, so everyone sees them. */
-export async function getAlbum(ctx: Pick<CatalogueContext, "db">, id: string): Promise<AlbumView> {
+export async function getAlbum(ctx: Pick<RequestDeps, "db">, id: string): Promise<AlbumView> {
   const [row] = await ctx.db
     .select(SUMMARY)
     .from(albums)
@@ -73,15 +73,18 @@ export interface AlbumInput {
 }
 
 export async function createAlbum(
-  ctx: Pick<CatalogueContext, "db">,
-  caller: Principal,
+  ctx: Pick<RequestDeps, "db" | "principal">,
   input: AlbumInput,
 ): Promise<AlbumView> {
   let id: string;
   try {
     const [row] = await ctx.db
       .insert(albums)
-      .values({ artistId: caller.id, title: input.title, releasedAt: input.releasedAt ?? null })
+      .values({
+        artistId: ctx.principal.id,
+        title: input.title,
+        releasedAt: input.releasedAt ?? null,
+      })
       .returning({ id: albums.id });
     if (!row) throw new Error("insert returned no row");
     id = row.id;
@@ -101,32 +104,31 @@ export interface AlbumUpdate extends Partial<AlbumInput> {
 
 /** The row is locked while its owner is checked, so the cover it had is the one replaced. */
 export async function updateAlbum(
-  ctx: CatalogueContext,
-  caller: Principal,
+  ctx: Pick<RequestDeps, "db" | "storage" | "log" | "principal">,
   id: string,
   update: AlbumUpdate,
 ): Promise<AlbumView> {
-  await updateWithCover(ctx, update.cover, (storeCover) =>
-    ctx.db.transaction(async (tx) => {
-      const [album] = await tx
-        .select({ artistId: albums.artistId, cover: albums.cover })
-        .from(albums)
-        .where(eq(albums.id, id))
-        .for("update");
-      if (!album) throw albumNotFound(id);
-      assertOwner(caller, album.artistId, "album");
-      const cover = await storeCover();
-      await tx
-        .update(albums)
-        .set({
-          ...(update.title !== undefined ? { title: update.title } : {}),
-          ...(update.releasedAt !== undefined ? { releasedAt: update.releasedAt } : {}),
-          ...(cover ? { cover } : {}),
-        })
-        .where(and(eq(albums.id, id), eq(albums.artistId, caller.id)));
-      return { replaced: album.cover, result: undefined };
-    }),
-  );
+  const caller = ctx.principal;
+  const images = update.cover ? { cover: { folder: "covers" as const, image: update.cover } } : {};
+  await replaceImages(ctx, images, async (tx, store) => {
+    const [album] = await tx
+      .select({ artistId: albums.artistId, cover: albums.cover })
+      .from(albums)
+      .where(eq(albums.id, id))
+      .for("update");
+    if (!album) throw albumNotFound(id);
+    assertOwner(caller, album.artistId, "album");
+    const { cover } = await store();
+    await tx
+      .update(albums)
+      .set({
+        ...(update.title !== undefined ? { title: update.title } : {}),
+        ...(update.releasedAt !== undefined ? { releasedAt: update.releasedAt } : {}),
+        ...(cover ? { cover } : {}),
+      })
+      .where(and(eq(albums.id, id), eq(albums.artistId, caller.id)));
+    return { previous: { cover: album.cover }, result: undefined };
+  });
   return await getAlbum(ctx, id);
 }
 
@@ -135,10 +137,10 @@ export async function updateAlbum(
  * is lost. The cover object is deleted after the row; a storage failure is only logged.
  */
 export async function deleteAlbum(
-  ctx: CatalogueContext,
-  caller: Principal,
+  ctx: Pick<RequestDeps, "db" | "storage" | "log" | "principal">,
   id: string,
 ): Promise<void> {
+  const caller = ctx.principal;
   const [row] = await ctx.db
     .delete(albums)
     .where(and(eq(albums.id, id), eq(albums.artistId, caller.id)))
@@ -151,5 +153,5 @@ export async function deleteAlbum(
     if (other) assertOwner(caller, other.artistId, "album");
     throw albumNotFound(id);
   }
-  await discardMedia(ctx, [row.cover], { albumId: id });
+  await discardImages(ctx, [row.cover], { albumId: id });
 }

@@ -1,12 +1,12 @@
 import { newRouter } from "../../openapi/router.ts";
-import type { PrincipalKind } from "../../security/account-kinds.ts";
+import type { AccountKind } from "../../security/account-kinds.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
 import { passwordRoutes } from "./password/routes.ts";
-import { sessionRoutes } from "./session/routes.ts";
+import { meRoutes, sessionRoutes } from "./session/routes.ts";
 import { twoFactorRoutes } from "./two-factor/routes.ts";
 
 /** The auth sub-app of one account kind; mounted at /api/v1/users/auth and /api/v1/artists/auth. */
-export function authRoutes(kind: PrincipalKind) {
+export function authRoutes(kind: AccountKind) {
   return newRouter()
     .route("/", sessionRoutes(kind))
     .route("/", twoFactorRoutes(kind))
@@ -14,4 +14,4 @@ export function authRoutes(kind: PrincipalKind) {
     .route("/", passwordRoutes(kind));
 }
 
-export { sessionRoutes };
+export { meRoutes, sessionRoutes };

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { PrincipalKind } from "../../security/account-kinds.ts";
+import type { AccountKind } from "../../security/account-kinds.ts";
 import { isCommonPassword } from "./password/common-passwords.ts";
 
 export const USERNAME = /^[A-Za-z0-9_.-]{3,30}$/;
@@ -91,7 +91,8 @@ export const ArtistAccountDto = z
     description: "The signed-in artist. Like every artist endpoint, it never returns the email.",
   });
 
-export const accountDto = (kind: PrincipalKind) => (kind === "user" ? UserDto : ArtistAccountDto);
+export const accountDto = (kind: AccountKind) =>
+  kind.name === "user" ? UserDto : ArtistAccountDto;
 
 export const MessageDto = z.object({ message: z.string() }).openapi("Message");
 

@@ -1,9 +1,12 @@
-import type { PrincipalKind } from "../../security/account-kinds.ts";
+import type { RequestDeps } from "../../request-deps.ts";
+import type { WithAccount } from "../../security/account-kinds.ts";
 
-export const tagOf = (kind: PrincipalKind) => (kind === "user" ? "User auth" : "Artist auth");
-
-/** `a user` / `an artist`, for descriptions. */
-export const aKind = (kind: PrincipalKind) => (kind === "user" ? "a user" : "an artist");
+/** What the auth services take: the request's dependencies bound to one account kind. */
+export type AuthContext = Pick<
+  RequestDeps,
+  "db" | "env" | "log" | "now" | "ip" | "userAgent" | "waitUntil"
+> &
+  WithAccount;
 
 export const PENDING_COOKIE = "pending_2fa";
 export const STATE_COOKIE = "oauth_state";

@@ -56,7 +56,7 @@ export const healthRoutes = new OpenAPIHono<AppEnv>({ defaultHook: validationHoo
     return c.json({ status: "ok" as const }, 200);
   })
   .openapi(ready, async (c) => {
-    const { ready: ok, checks } = await checkReadiness(c.get("services"), c.get("log"));
+    const { ready: ok, checks } = await checkReadiness(c.var.deps);
     if (!ok) {
       const down = Object.entries(checks)
         .filter(([, check]) => check.status === "down")

@@ -1,5 +1,5 @@
-import type { Services } from "../../connections/index.ts";
-import { describeError, type Logger } from "../../logger.ts";
+import { describeError } from "../../logger.ts";
+import type { RequestDeps } from "../../request-deps.ts";
 
 export type Part = "postgres" | "redis" | "storage";
 
@@ -19,18 +19,17 @@ export const CHECK_TIMEOUT_MS = 2_000;
 
 /** Checks every dependency concurrently, each bounded by `timeoutMs`; logs why a part is down. */
 export async function checkReadiness(
-  services: Services,
-  log: Logger,
+  ctx: Pick<RequestDeps, "db" | "redis" | "storage" | "log">,
   timeoutMs = CHECK_TIMEOUT_MS,
 ): Promise<Readiness> {
   const probes: Record<Part, () => Promise<unknown>> = {
-    postgres: () => services.db().execute("select 1"),
-    redis: () => services.redis().ping(),
-    storage: () => services.storage.ping(),
+    postgres: () => ctx.db.execute("select 1"),
+    redis: () => ctx.redis.ping(),
+    storage: () => ctx.storage.ping(),
   };
   const entries = await Promise.all(
     (Object.keys(probes) as Part[]).map(
-      async (part) => [part, await timed(part, probes[part], timeoutMs, log)] as const,
+      async (part) => [part, await timed(part, probes[part], timeoutMs, ctx.log)] as const,
     ),
   );
   const checks = Object.fromEntries(entries) as Record<Part, Check>;
@@ -41,7 +40,7 @@ async function timed(
   part: Part,
   probe: () => Promise<unknown>,
   timeoutMs: number,
-  log: Logger,
+  log: RequestDeps["log"],
 ): Promise<Check> {
   const started = Date.now();
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -1,9 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import { problemResponses } from "../../openapi/problem-responses.ts";
-import { json, newRouter, signedIn } from "../../openapi/router.ts";
-import { requireUser } from "../../security/guard.ts";
+import { json, newRouter } from "../../openapi/router.ts";
+import { signedIn } from "../../security/guard.ts";
 import { PageQuery } from "../../validation/common.ts";
-import { historyContext } from "./context.ts";
 import { DeletedDto, HistoryPageDto, ListenDto, TrackIdParams } from "./schema.ts";
 import { clearHistory, listHistory, recordListen, removeTrack } from "./service.ts";
 
@@ -12,7 +11,6 @@ const tags = ["Listening history"];
 export const recordListenRoute = createRoute({
   tags,
   ...signedIn("user"),
-  middleware: [requireUser] as const,
   method: "post",
   path: "/tracks/{trackId}",
   summary: "Record a listen",
@@ -28,7 +26,6 @@ export const recordListenRoute = createRoute({
 export const listHistoryRoute = createRoute({
   tags,
   ...signedIn("user"),
-  middleware: [requireUser] as const,
   method: "get",
   path: "/",
   summary: "The caller's listening history",
@@ -44,7 +41,6 @@ export const listHistoryRoute = createRoute({
 export const clearHistoryRoute = createRoute({
   tags,
   ...signedIn("user"),
-  middleware: [requireUser] as const,
   method: "delete",
   path: "/",
   summary: "Clear the caller's history",
@@ -59,7 +55,6 @@ export const clearHistoryRoute = createRoute({
 export const removeTrackRoute = createRoute({
   tags,
   ...signedIn("user"),
-  middleware: [requireUser] as const,
   method: "delete",
   path: "/tracks/{trackId}",
   summary: "Remove one track from the caller's history",
@@ -75,18 +70,18 @@ export const removeTrackRoute = createRoute({
 /** /api/v1/history: the signed-in user's listening history. */
 export const historyRoutes = newRouter()
   .openapi(recordListenRoute, async (c) => {
-    const listen = await recordListen(historyContext(c), c.req.valid("param").trackId);
+    const listen = await recordListen(c.var.deps, c.req.valid("param").trackId);
     return c.json(listen, 201);
   })
   .openapi(listHistoryRoute, async (c) => {
-    const entries = await listHistory(historyContext(c), c.req.valid("query"));
+    const entries = await listHistory(c.var.deps, c.req.valid("query"));
     return c.json(entries, 200);
   })
   .openapi(clearHistoryRoute, async (c) => {
-    await clearHistory(historyContext(c));
+    await clearHistory(c.var.deps);
     return c.body(null, 204);
   })
   .openapi(removeTrackRoute, async (c) => {
-    const deleted = await removeTrack(historyContext(c), c.req.valid("param").trackId);
+    const deleted = await removeTrack(c.var.deps, c.req.valid("param").trackId);
     return c.json({ deleted }, 200);
   });

@@ -1,19 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ValidationError } from "../../errors/app-error.ts";
 import { isMultipart } from "../../file-input/form.ts";
+import { COVER_BODY_LIMIT } from "../../images/images.ts";
 import { multipartLimit } from "../../middleware/body-limit.ts";
 import { problemResponses } from "../../openapi/problem-responses.ts";
-import {
-  json,
-  jsonBody,
-  jsonOrMultipartBody,
-  newRouter,
-  OPTIONAL_COOKIE_SECURITY,
-  signedIn,
-} from "../../openapi/router.ts";
-import { optionalPrincipal, requireUser } from "../../security/guard.ts";
+import { json, jsonBody, jsonOrMultipartBody, newRouter } from "../../openapi/router.ts";
+import { maybeSignedIn, signedIn } from "../../security/guard.ts";
 import { IdParams, PageQuery } from "../../validation/common.ts";
-import { playlistContext } from "./context.ts";
 import {
   BRIEF_TRACKS,
   CreatePlaylistBody,
@@ -55,7 +48,6 @@ const listOwn = createRoute({
   ...signedIn("user"),
   summary: "Own playlists",
   description: `The caller's playlists, public and private, newest update first (ties by id), as a plain array. Query: \`page\` (default 1) and \`limit\` (1–100, default 20). \`tracks\` is a brief list: the first ${BRIEF_TRACKS} READY tracks in playlist order; \`_count.tracks\` counts all READY tracks. \`updatedAt\` (the sort key) is added to the fields the spec names. Creating, updating, adding or removing tracks counts as an update; likes do not.`,
-  middleware: [requireUser] as const,
   request: { query: PageQuery },
   responses: {
     200: json(z.array(OwnPlaylistDto), "One page of the caller's playlists."),
@@ -67,7 +59,7 @@ const getOne = createRoute({
   method: "get",
   path: "/{id}",
   tags,
-  security: OPTIONAL_COOKIE_SECURITY,
+  ...maybeSignedIn(),
   summary: "A playlist with its tracks",
   description:
     "The playlist with its full track list in playlist order. Only READY tracks are listed and counted (for the owner too): others cannot be played. A private playlist is shown to its owner only; anyone else (signed out, another user, an artist) gets 404, as for a playlist that does not exist. Sign-in is optional: without an `access_token` cookie the caller is anonymous; a cookie that is present but invalid, expired or of an ended session is 401, so that a client refreshes rather than taking its own playlist for missing.",
@@ -81,21 +73,19 @@ const getOne = createRoute({
 /** Reads. `/me` is declared before `/{id}`, which would otherwise take it for a (bad) id. */
 export const readRoutes = newRouter()
   .openapi(listPublic, async (c) => {
-    const playlists = await listPublicPlaylists(playlistContext(c, null), c.req.valid("query"));
+    const playlists = await listPublicPlaylists(c.var.deps, c.req.valid("query"));
     return c.json(playlists, 200);
   })
   .openapi(listOwn, async (c) => {
-    const ctx = playlistContext(c);
-    const playlists = await listOwnPlaylists(ctx, c.get("principal").id, c.req.valid("query"));
+    const ctx = c.var.deps;
+    const playlists = await listOwnPlaylists(ctx, c.var.deps.principal.id, c.req.valid("query"));
     return c.json(playlists, 200);
   })
   .openapi(getOne, async (c) => {
-    const ctx = playlistContext(c, await optionalPrincipal(c));
+    const ctx = c.var.deps;
     return c.json(await getPlaylist(ctx, c.req.valid("param").id), 200);
   });
 
-/** A 5 MB cover plus the text fields and multipart framing. */
-const UPDATE_BODY_LIMIT_BYTES = 6 * 1024 * 1024;
 const OWNER =
   "Only the owner may do this: another user gets 403, also for a private playlist (reads hide it behind 404, writes say 403 as the spec's error table does).";
 
@@ -107,7 +97,6 @@ const create = createRoute({
   summary: "Create a playlist",
   description:
     "`title`: 1–100 characters after trimming. `description`: at most 1000 characters after trimming, default empty. `isPublic`: a JSON boolean, default false (private). Answers the new, empty playlist.",
-  middleware: [requireUser] as const,
   request: jsonBody(CreatePlaylistBody),
   responses: {
     201: json(PlaylistDto, "Created."),
@@ -119,10 +108,9 @@ const update = createRoute({
   method: "put",
   path: "/{id}",
   tags,
-  ...signedIn("user"),
+  ...signedIn("user", multipartLimit(COVER_BODY_LIMIT)),
   summary: "Update a playlist",
   description: `A partial update: send at least one of \`title\`, \`description\`, \`isPublic\` (same rules as on create); fields left out keep their values. As JSON, or as multipart/form-data with the same text fields (\`isPublic\` as the text \`true\`/\`false\`) plus an optional \`cover\` image: PNG, JPEG or WebP recognised by its bytes (else 415), at most 5 MB (else 413). A new cover gets a new path and the replaced image is deleted. There is no way to remove a cover without replacing it. Answers the playlist with its full track list. ${OWNER}`,
-  middleware: [requireUser, multipartLimit(UPDATE_BODY_LIMIT_BYTES)] as const,
   request: {
     params: IdParams,
     ...jsonOrMultipartBody(UpdatePlaylistJson, UpdatePlaylistForm),
@@ -140,7 +128,6 @@ const remove = createRoute({
   ...signedIn("user"),
   summary: "Delete a playlist",
   description: `Deletes the playlist, its track entries, its likes and its cover image. ${OWNER}`,
-  middleware: [requireUser] as const,
   request: { params: IdParams },
   responses: {
     204: { description: "Deleted." },
@@ -159,12 +146,12 @@ function requireSomeField(target: "json" | "form", fields: Record<string, unknow
 
 export const writeRoutes = newRouter()
   .openapi(create, async (c) => {
-    const playlist = await createPlaylist(playlistContext(c), c.req.valid("json"));
+    const playlist = await createPlaylist(c.var.deps, c.req.valid("json"));
     return c.json(playlist, 201);
   })
   .openapi(update, async (c) => {
     const { id } = c.req.valid("param");
-    const ctx = playlistContext(c);
+    const ctx = c.var.deps;
     if (isMultipart(c)) {
       const form = c.req.valid("form");
       const { cover, ...patch } = "cover" in form ? form : { ...form, cover: undefined };
@@ -176,6 +163,6 @@ export const writeRoutes = newRouter()
     return c.json(await updatePlaylist(ctx, id, patch), 200);
   })
   .openapi(remove, async (c) => {
-    await deletePlaylist(playlistContext(c), c.req.valid("param").id);
+    await deletePlaylist(c.var.deps, c.req.valid("param").id);
     return c.body(null, 204);
   });

@@ -1,11 +1,12 @@
 import { playlists, playlistTracks, tracks } from "@edge-music/db";
 import { and, asc, desc, eq, inArray, lte, sql } from "drizzle-orm";
-import { NotFoundError, UnauthorizedError } from "../../errors/app-error.ts";
-import { deleteMedia, readImage, storeImage } from "../../file-input/images.ts";
-import { describeError } from "../../logger.ts";
-import { assertOwner, type Principal } from "../../security/guard.ts";
+import { NotFoundError } from "../../errors/app-error.ts";
+import { readImage } from "../../images/images.ts";
+import { discardImages, replaceImages } from "../../images/replace.ts";
+import type { RequestDeps } from "../../request-deps.ts";
+import { assertOwner } from "../../security/guard.ts";
+import type { Principal } from "../../security/principal.ts";
 import { offsetOf, type Page } from "../../validation/common.ts";
-import { type PlaylistContext, viewerUserId } from "./context.ts";
 import type { Queryable } from "./queries.ts";
 import {
   isReady,
@@ -24,62 +25,57 @@ import {
   type PlaylistSummaryOut,
 } from "./schema.ts";
 
+/** What the playlist services take; each function picks what it uses. */
+export type PlaylistDeps = Pick<RequestDeps, "db" | "storage" | "log" | "principal" | "viewer">;
+
 /** POST /playlists: a new, empty playlist of the caller. */
 export async function createPlaylist(
-  ctx: PlaylistContext,
+  ctx: PlaylistDeps,
   input: Required<PlaylistPatch>,
 ): Promise<PlaylistOut> {
   const [row] = await ctx.db
     .insert(playlists)
-    .values({ ...input, userId: callerOf(ctx).id })
+    .values({ ...input, userId: ctx.principal.id })
     .returning();
   if (!row) throw new Error("insert returned no playlist");
   return { ...playlistFields(row), tracks: [], _count: { tracks: 0, likes: 0 } };
 }
 
 /**
- * PUT /playlists/:id. The new cover is stored before the row changes (under a new name, see
- * storeImage) and the replaced one is deleted after the commit: a reader never meets a row
- * whose cover is missing. If the update fails, the new object is deleted again.
+ * PUT /playlists/:id. The cover is replaced through `replaceImages` (the row locked, the new
+ * image stored under a new name, the replaced one deleted after the commit): a reader never
+ * meets a row whose cover is missing.
  */
 export async function updatePlaylist(
-  ctx: PlaylistContext,
+  ctx: PlaylistDeps,
   id: string,
   patch: PlaylistPatch,
   cover?: unknown,
 ): Promise<PlaylistOut> {
-  const principal = callerOf(ctx);
+  const principal = ctx.principal;
   const fields = Object.fromEntries(
     Object.entries(patch).filter(([, value]) => value !== undefined),
   ) as PlaylistPatch;
   // Ownership first: a stranger's upload is never read, let alone stored.
   await assertOwnPlaylist(ctx.db, principal, id);
   const image = cover === undefined ? null : await readImage(cover, "cover");
-  const newCover = image ? await storeImage(ctx.storage, "covers", image) : null;
-
-  let result: { playlist: PlaylistOut; replaced: string | null };
-  try {
-    result = await ctx.db.transaction(async (tx) => {
-      const current = await assertOwnPlaylist(tx, principal, id, { lock: true });
-      await tx
-        .update(playlists)
-        .set({ ...fields, ...(newCover ? { cover: newCover } : {}), updatedAt: sql`now()` })
-        .where(and(eq(playlists.id, id), eq(playlists.userId, principal.id)));
-      const playlist = await loadPlaylist(tx, id);
-      if (!playlist) throw new NotFoundError("No such playlist.");
-      return { playlist, replaced: newCover ? current.cover : null };
-    });
-  } catch (error) {
-    await discardMedia(ctx, [newCover]);
-    throw error;
-  }
-  await discardMedia(ctx, [result.replaced]);
-  return result.playlist;
+  const images = image ? { cover: { folder: "covers" as const, image } } : {};
+  return await replaceImages(ctx, images, async (tx, store) => {
+    const current = await assertOwnPlaylist(tx, principal, id, { lock: true });
+    const { cover: newCover } = await store();
+    await tx
+      .update(playlists)
+      .set({ ...fields, ...(newCover ? { cover: newCover } : {}), updatedAt: sql`now()` })
+      .where(and(eq(playlists.id, id), eq(playlists.userId, principal.id)));
+    const playlist = await loadPlaylist(tx, id);
+    if (!playlist) throw new NotFoundError("No such playlist.");
+    return { previous: { cover: current.cover }, result: playlist };
+  });
 }
 
 /** DELETE /playlists/:id: the playlist, its entries and likes (cascade), then its cover object. */
-export async function deletePlaylist(ctx: PlaylistContext, id: string): Promise<void> {
-  const principal = callerOf(ctx);
+export async function deletePlaylist(ctx: PlaylistDeps, id: string): Promise<void> {
+  const principal = ctx.principal;
   await assertOwnPlaylist(ctx.db, principal, id);
   const [row] = await ctx.db
     .delete(playlists)
@@ -87,19 +83,7 @@ export async function deletePlaylist(ctx: PlaylistContext, id: string): Promise<
     .returning({ cover: playlists.cover });
   // Deleted by a concurrent request between the check and here.
   if (!row) throw new NotFoundError("No such playlist.");
-  await discardMedia(ctx, [row.cover]);
-}
-
-/**
- * Objects no row points at any more. The database change is already committed, so a storage
- * failure must not turn it into an error answer: it is logged (an orphan object, not a broken row).
- */
-async function discardMedia(ctx: PlaylistContext, paths: Array<string | null>) {
-  try {
-    await deleteMedia(ctx.storage, paths);
-  } catch (error) {
-    ctx.log.warn("could not delete replaced media", { paths, ...describeError(error) });
-  }
+  await discardImages(ctx, [row.cover], { playlistId: id });
 }
 
 // Newest update first; the id breaks ties so that pages never overlap.
@@ -107,7 +91,7 @@ const newestFirst = [desc(playlists.updatedAt), desc(playlists.id)];
 
 /** GET /playlists: public playlists, newest update first. */
 export async function listPublicPlaylists(
-  ctx: PlaylistContext,
+  ctx: PlaylistDeps,
   page: Page,
 ): Promise<PlaylistSummaryOut[]> {
   const rows = await ctx.db
@@ -125,7 +109,7 @@ export async function listPublicPlaylists(
 
 /** GET /playlists/me: the caller's playlists, newest update first, each with a brief track list. */
 export async function listOwnPlaylists(
-  ctx: PlaylistContext,
+  ctx: PlaylistDeps,
   userId: string,
   page: Page,
 ): Promise<OwnPlaylistOut[]> {
@@ -152,7 +136,7 @@ export async function listOwnPlaylists(
 }
 
 /** The first BRIEF_TRACKS READY tracks of each playlist, in one query for the whole page. */
-async function briefTrackLists(ctx: PlaylistContext, playlistIds: string[]) {
+async function briefTrackLists(ctx: PlaylistDeps, playlistIds: string[]) {
   const lists = new Map<string, Array<{ id: string; title: string; cover: string | null }>>();
   if (playlistIds.length === 0) return lists;
   const ranked = ctx.db
@@ -186,17 +170,16 @@ async function briefTrackLists(ctx: PlaylistContext, playlistIds: string[]) {
  * GET /playlists/:id. A private playlist is shown to its owner only; to anyone else it is
  * 404, exactly like a missing one, so that its existence is not revealed.
  */
-export async function getPlaylist(ctx: PlaylistContext, id: string): Promise<PlaylistOut> {
+export async function getPlaylist(ctx: PlaylistDeps, id: string): Promise<PlaylistOut> {
   const playlist = await loadPlaylist(ctx.db, id, visibleTo(viewerUserId(ctx)));
   if (!playlist) throw new NotFoundError("No such playlist.");
   return playlist;
 }
 
 /** The signed-in caller of a protected route (the guard has set it). */
-export function callerOf(ctx: PlaylistContext): Principal {
-  if (!ctx.principal) throw new UnauthorizedError();
-  return ctx.principal;
-}
+/** The user id a visibility rule may match: artists own no playlists. */
+const viewerUserId = (ctx: Pick<PlaylistDeps, "viewer">) =>
+  ctx.viewer?.kind === "user" ? ctx.viewer.id : null;
 
 /**
  * (owner) writes: unknown → 404; someone else's → 403, private or not (the spec answers 403

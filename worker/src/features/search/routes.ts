@@ -1,7 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { problemResponses } from "../../openapi/problem-responses.ts";
 import { json, newRouter } from "../../openapi/router.ts";
-import { searchContext } from "./context.ts";
 import {
   MAX_QUERY_LENGTH,
   MAX_SEARCH_LIMIT,
@@ -49,6 +48,6 @@ export const searchRoute = createRoute({
 
 /** /api/v1/search */
 export const searchRoutes = newRouter().openapi(searchRoute, async (c) => {
-  const results = await search(searchContext(c), searchInput(c.req.valid("query")));
+  const results = await search(c.var.deps, searchInput(c.req.valid("query")));
   return c.json(results, 200);
 });

@@ -2,10 +2,10 @@ import { createDb } from "@edge-music/db";
 import { describe, expect, it, vi } from "vitest";
 import { parseEnv } from "../../../src/env.ts";
 import { ValidationError } from "../../../src/errors/app-error.ts";
-import type { AuthContext } from "../../../src/features/auth/context.ts";
 import { resetPassword } from "../../../src/features/auth/password/service.ts";
+import type { AuthContext } from "../../../src/features/auth/shared.ts";
 import { createLogger } from "../../../src/logger.ts";
-import type { PrincipalKind } from "../../../src/security/account-kinds.ts";
+import { ACCOUNT_KINDS, type PrincipalKind } from "../../../src/security/account-kinds.ts";
 import {
   app,
   authPath,
@@ -31,9 +31,10 @@ async function resetAt(now: Date, kind: PrincipalKind, token: string, password: 
     ip: "test",
     userAgent: undefined,
     waitUntil: () => {},
+    account: ACCOUNT_KINDS[kind],
   };
   try {
-    return await resetPassword(ctx, kind, token, password);
+    return await resetPassword(ctx, token, password);
   } finally {
     await handle.close();
   }

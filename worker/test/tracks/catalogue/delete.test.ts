@@ -116,8 +116,7 @@ describe("DELETE /api/v1/tracks/:id", () => {
     const log = { ...createLogger(), error: (message: string) => void logged.push(message) };
     await withDb((db) =>
       deleteTrack(
-        { db, storage: failing, log },
-        { kind: "artist", id: owner.id, sessionId: "s" },
+        { db, storage: failing, log, principal: { kind: "artist", id: owner.id, sessionId: "s" } },
         track.id,
       ),
     );

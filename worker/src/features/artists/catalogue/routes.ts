@@ -3,7 +3,6 @@ import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { json, newRouter } from "../../../openapi/router.ts";
 import { IdParams, PageQuery } from "../../../validation/common.ts";
 import { AlbumSummaryDto } from "../../albums/schema.ts";
-import { catalogueContext } from "../../tracks/catalogue/context.ts";
 import { TrackDto } from "../../tracks/catalogue/schema.ts";
 import { artistAlbums, artistTracks } from "./service.ts";
 
@@ -41,9 +40,9 @@ const albumsOf = createRoute({
 export const artistCatalogueRoutes = newRouter()
   .openapi(tracksOf, async (c) => {
     const { id } = c.req.valid("param");
-    return c.json(await artistTracks(catalogueContext(c), id, c.req.valid("query")), 200);
+    return c.json(await artistTracks(c.var.deps, id, c.req.valid("query")), 200);
   })
   .openapi(albumsOf, async (c) => {
     const { id } = c.req.valid("param");
-    return c.json(await artistAlbums(catalogueContext(c), id, c.req.valid("query")), 200);
+    return c.json(await artistAlbums(c.var.deps, id, c.req.valid("query")), 200);
   });

@@ -1,12 +1,12 @@
 import { artists } from "@edge-music/db";
 import { eq } from "drizzle-orm";
 import { NotFoundError } from "../../../errors/app-error.ts";
+import type { RequestDeps } from "../../../request-deps.ts";
 import type { Page } from "../../../validation/common.ts";
 import { listAlbums } from "../../albums/service.ts";
-import type { CatalogueContext } from "../../tracks/catalogue/context.ts";
 import { readyTracks } from "../../tracks/catalogue/queries.ts";
 
-type Ctx = Pick<CatalogueContext, "db">;
+type Ctx = Pick<RequestDeps, "db">;
 
 /** An artist's page answers 404 for an unknown artist, unlike the catalogue-wide filters. */
 async function assertArtist(ctx: Ctx, id: string): Promise<void> {

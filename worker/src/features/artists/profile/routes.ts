@@ -1,14 +1,13 @@
 import { createRoute } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import type { AppEnv } from "../../../app-env.ts";
 import { ValidationError } from "../../../errors/app-error.ts";
 import { isMultipart } from "../../../file-input/form.ts";
-import { IMAGE_MAX_BYTES, readImage } from "../../../file-input/images.ts";
+import { IMAGE_MAX_BYTES, readImage } from "../../../images/images.ts";
 import { multipartLimit } from "../../../middleware/body-limit.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
-import { json, jsonOrMultipartBody, newRouter, signedIn } from "../../../openapi/router.ts";
+import { json, jsonOrMultipartBody, newRouter } from "../../../openapi/router.ts";
+import { ACCOUNT_KINDS } from "../../../security/account-kinds.ts";
 import { clearSessionCookies } from "../../../security/cookies.ts";
-import { assertOwner, requireArtist } from "../../../security/guard.ts";
+import { assertOwner, signedIn } from "../../../security/guard.ts";
 import { PageQuery } from "../../../validation/common.ts";
 import {
   ArtistDto,
@@ -61,8 +60,7 @@ const update = createRoute({
   method: "put",
   path: "/{id}",
   tags,
-  ...signedIn("artist"),
-  middleware: [requireArtist, multipartLimit(UPDATE_LIMIT)],
+  ...signedIn("artist", multipartLimit(UPDATE_LIMIT)),
   summary: "Update the own profile",
   description:
     "JSON `{username?, bio?}`, or multipart/form-data with the same fields plus `avatar` and/or `backgroundImage` files (PNG, JPEG or WebP recognised by content, ≤ 5 MB each). At least one field. Username rules as at registration; a taken username answers 409. Images get new `/static/avatars/…` and `/static/backgrounds/…` paths; the replaced ones are deleted.",
@@ -81,7 +79,6 @@ const remove = createRoute({
   path: "/{id}",
   tags,
   ...signedIn("artist"),
-  middleware: [requireArtist],
   summary: "Delete the own account",
   description:
     "Deletes the account with its sessions, tracks (with their files, playlist entries and listens), albums, follows and likes, and signs out. Objects in storage are deleted right after the response; nothing of the account is reachable from then on.",
@@ -89,20 +86,13 @@ const remove = createRoute({
   responses: { 204: { description: "Deleted." }, ...problemResponses(400, 401, 403, 404) },
 });
 
-const context = (c: Context<AppEnv>) => ({
-  db: c.get("services").db(),
-  storage: c.get("services").storage,
-  log: c.get("log"),
-  waitUntil: (promise: Promise<unknown>) => c.executionCtx.waitUntil(promise),
-});
-
 export const artistProfileRoutes = newRouter()
-  .openapi(list, async (c) => c.json(await listArtists(context(c), c.req.valid("query")), 200))
-  .openapi(byUsername, async (c) => c.json(await getArtist(context(c), c.req.valid("param")), 200))
-  .openapi(byId, async (c) => c.json(await getArtist(context(c), c.req.valid("param")), 200))
+  .openapi(list, async (c) => c.json(await listArtists(c.var.deps, c.req.valid("query")), 200))
+  .openapi(byUsername, async (c) => c.json(await getArtist(c.var.deps, c.req.valid("param")), 200))
+  .openapi(byId, async (c) => c.json(await getArtist(c.var.deps, c.req.valid("param")), 200))
   .openapi(update, async (c) => {
     const { id } = c.req.valid("param");
-    assertOwner(c.get("principal"), id, "profile");
+    assertOwner(c.var.deps.principal, id, "profile");
     const form = isMultipart(c) ? c.req.valid("form") : undefined;
     const { username, bio } = form ?? c.req.valid("json");
     // The file fields are checked by readImage (a file, ≤ 5 MB, an image by its bytes).
@@ -121,12 +111,12 @@ export const artistProfileRoutes = newRouter()
         { path: "body", message: "send at least one of username, bio, avatar, backgroundImage" },
       ]);
     }
-    return c.json(await updateArtist(context(c), id, input), 200);
+    return c.json(await updateArtist(c.var.deps, id, input), 200);
   })
   .openapi(remove, async (c) => {
     const { id } = c.req.valid("param");
-    assertOwner(c.get("principal"), id, "account");
-    await deleteArtist(context(c), id);
-    clearSessionCookies(c, c.get("env"), "artist");
+    assertOwner(c.var.deps.principal, id, "account");
+    await deleteArtist(c.var.deps, id);
+    clearSessionCookies(c, { env: c.var.env, account: ACCOUNT_KINDS.artist });
     return c.body(null, 204);
   });

@@ -1,25 +1,15 @@
-import {
-  albums,
-  artists,
-  type Database,
-  follows,
-  pgErrorCode,
-  tracks,
-  UNIQUE_VIOLATION,
-} from "@edge-music/db";
+import { trackKeys } from "@edge-music/contracts";
+import { albums, artists, follows, pgErrorCode, tracks, UNIQUE_VIOLATION } from "@edge-music/db";
 import { count, desc, eq, sql } from "drizzle-orm";
 import { ConflictError, NotFoundError } from "../../../errors/app-error.ts";
-import { deleteMedia, type Image, storeImage } from "../../../file-input/images.ts";
-import type { Logger } from "../../../logger.ts";
-import { deletePrefix, type ObjectStorage } from "../../../storage/index.ts";
+import { deleteMedia, type Image } from "../../../images/images.ts";
+import { type NewImages, replaceImages } from "../../../images/replace.ts";
+import type { RequestDeps } from "../../../request-deps.ts";
+import { deletePrefix } from "../../../storage/index.ts";
 import { offsetOf, type Page } from "../../../validation/common.ts";
 
-export interface ArtistContext {
-  db: Database;
-  storage: ObjectStorage;
-  log: Logger;
-  waitUntil(promise: Promise<unknown>): void;
-}
+/** What the profile services take; each function picks what it uses. */
+type ArtistDeps = Pick<RequestDeps, "db" | "storage" | "log" | "waitUntil" | "principal">;
 
 const PUBLIC = {
   id: artists.id,
@@ -33,7 +23,7 @@ const PUBLIC = {
 type Row = { createdAt: Date } & Record<string, unknown>;
 const dto = <T extends Row>(row: T) => ({ ...row, createdAt: row.createdAt.toISOString() });
 
-export async function listArtists(ctx: Pick<ArtistContext, "db">, page: Page) {
+export async function listArtists(ctx: Pick<ArtistDeps, "db">, page: Page) {
   const followers = ctx.db
     .select({ artistId: follows.artistId, n: count().as("n") })
     .from(follows)
@@ -50,7 +40,7 @@ export async function listArtists(ctx: Pick<ArtistContext, "db">, page: Page) {
 }
 
 export async function getArtist(
-  ctx: Pick<ArtistContext, "db">,
+  ctx: Pick<ArtistDeps, "db">,
   by: { id: string } | { username: string },
 ) {
   const [row] = await ctx.db
@@ -71,40 +61,47 @@ export interface ArtistUpdate {
 }
 
 /**
- * New images are stored first under new names; the row then points at them in one update, and
- * only after that are the replaced objects deleted — a failure never leaves a broken path.
+ * The caller's own profile (the route checks that `id` is the caller's). New images replace the
+ * old ones through `replaceImages`: the row is locked, then the images are stored and the row
+ * points at them in one update; the replaced objects are deleted after the commit.
  */
-export async function updateArtist(ctx: ArtistContext, id: string, update: ArtistUpdate) {
-  const [before] = await ctx.db
-    .select({ avatar: artists.avatar, backgroundImage: artists.backgroundImage })
-    .from(artists)
-    .where(eq(artists.id, id));
-  if (!before) throw new NotFoundError("No such artist.");
-  const [avatar, backgroundImage] = await Promise.all([
-    update.avatar ? storeImage(ctx.storage, "avatars", update.avatar) : undefined,
-    update.backgroundImage
-      ? storeImage(ctx.storage, "backgrounds", update.backgroundImage)
-      : undefined,
-  ]);
-  const set = {
-    ...(update.username !== undefined ? { username: update.username } : {}),
-    ...(update.bio !== undefined ? { bio: update.bio } : {}),
-    ...(avatar ? { avatar } : {}),
-    ...(backgroundImage ? { backgroundImage } : {}),
+export async function updateArtist(
+  ctx: Pick<ArtistDeps, "db" | "storage" | "log">,
+  id: string,
+  update: ArtistUpdate,
+) {
+  const images: NewImages<"avatar" | "backgroundImage"> = {
+    ...(update.avatar ? { avatar: { folder: "avatars", image: update.avatar } } : {}),
+    ...(update.backgroundImage
+      ? { backgroundImage: { folder: "backgrounds", image: update.backgroundImage } }
+      : {}),
   };
   try {
-    await ctx.db.update(artists).set(set).where(eq(artists.id, id));
+    await replaceImages(ctx, images, async (tx, store) => {
+      const [before] = await tx
+        .select({ avatar: artists.avatar, backgroundImage: artists.backgroundImage })
+        .from(artists)
+        .where(eq(artists.id, id))
+        .for("update");
+      if (!before) throw new NotFoundError("No such artist.");
+      const { avatar, backgroundImage } = await store();
+      await tx
+        .update(artists)
+        .set({
+          ...(update.username !== undefined ? { username: update.username } : {}),
+          ...(update.bio !== undefined ? { bio: update.bio } : {}),
+          ...(avatar ? { avatar } : {}),
+          ...(backgroundImage ? { backgroundImage } : {}),
+        })
+        .where(eq(artists.id, id));
+      return { previous: before, result: undefined };
+    });
   } catch (error) {
-    await deleteMedia(ctx.storage, [avatar, backgroundImage]);
     if (pgErrorCode(error) === UNIQUE_VIOLATION) {
       throw new ConflictError("This username is taken.", { cause: error });
     }
     throw error;
   }
-  await deleteMedia(ctx.storage, [
-    avatar && before.avatar,
-    backgroundImage && before.backgroundImage,
-  ]);
   return await getArtist(ctx, { id });
 }
 
@@ -113,7 +110,7 @@ export async function updateArtist(ctx: ArtistContext, id: string, update: Artis
  * entries and listens), albums, follows and likes. The objects in storage are deleted after the
  * response: nothing points at them any more, so they are unreachable at once.
  */
-export async function deleteArtist(ctx: ArtistContext, id: string) {
+export async function deleteArtist(ctx: ArtistDeps, id: string) {
   const [artist] = await ctx.db
     .select({ avatar: artists.avatar, backgroundImage: artists.backgroundImage })
     .from(artists)
@@ -134,7 +131,8 @@ export async function deleteArtist(ctx: ArtistContext, id: string) {
   ctx.waitUntil(
     (async () => {
       await deleteMedia(ctx.storage, [artist.avatar, artist.backgroundImage, ...media.covers]);
-      for (const track of media.ownTracks) await deletePrefix(ctx.storage, `tracks/${track.id}/`);
+      for (const track of media.ownTracks)
+        await deletePrefix(ctx.storage, trackKeys(track.id).prefix);
     })().catch((error) =>
       ctx.log.error("deleting an artist's objects failed", { artistId: id, error: String(error) }),
     ),

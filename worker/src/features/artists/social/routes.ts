@@ -1,9 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
-import { json, newRouter, signedIn } from "../../../openapi/router.ts";
-import { requireUser } from "../../../security/guard.ts";
+import { json, newRouter } from "../../../openapi/router.ts";
+import { signedIn } from "../../../security/guard.ts";
 import { IdParams, PageQuery } from "../../../validation/common.ts";
-import { socialContext } from "./context.ts";
 import { FollowingPageDto, FollowStateDto, LikeStateDto } from "./schema.ts";
 import {
   followArtist,
@@ -20,7 +19,6 @@ const IDEMPOTENT =
 export const followingRoute = createRoute({
   tags,
   ...signedIn("user"),
-  middleware: [requireUser] as const,
   method: "get",
   path: "/me/following",
   summary: "Artists the caller follows",
@@ -36,7 +34,6 @@ export const followingRoute = createRoute({
 export const followRoute = createRoute({
   tags,
   ...signedIn("user"),
-  middleware: [requireUser] as const,
   method: "post",
   path: "/{id}/follow",
   summary: "Follow an artist",
@@ -51,7 +48,6 @@ export const followRoute = createRoute({
 export const unfollowRoute = createRoute({
   tags,
   ...signedIn("user"),
-  middleware: [requireUser] as const,
   method: "delete",
   path: "/{id}/follow",
   summary: "Unfollow an artist",
@@ -66,7 +62,6 @@ export const unfollowRoute = createRoute({
 export const likeRoute = createRoute({
   tags,
   ...signedIn("user"),
-  middleware: [requireUser] as const,
   method: "post",
   path: "/{id}/like",
   summary: "Like an artist",
@@ -81,7 +76,6 @@ export const likeRoute = createRoute({
 export const unlikeRoute = createRoute({
   tags,
   ...signedIn("user"),
-  middleware: [requireUser] as const,
   method: "delete",
   path: "/{id}/like",
   summary: "Remove a like of an artist",
@@ -96,18 +90,18 @@ export const unlikeRoute = createRoute({
 /** Following and liking artists (users); mounted under /api/v1/artists. */
 export const artistSocialRoutes = newRouter()
   .openapi(followingRoute, async (c) => {
-    const artists = await listFollowing(socialContext(c), c.req.valid("query"));
+    const artists = await listFollowing(c.var.deps, c.req.valid("query"));
     return c.json(artists, 200);
   })
   .openapi(followRoute, async (c) => {
-    return c.json(await followArtist(socialContext(c), c.req.valid("param").id), 200);
+    return c.json(await followArtist(c.var.deps, c.req.valid("param").id), 200);
   })
   .openapi(unfollowRoute, async (c) => {
-    return c.json(await unfollowArtist(socialContext(c), c.req.valid("param").id), 200);
+    return c.json(await unfollowArtist(c.var.deps, c.req.valid("param").id), 200);
   })
   .openapi(likeRoute, async (c) => {
-    return c.json(await likeArtist(socialContext(c), c.req.valid("param").id), 200);
+    return c.json(await likeArtist(c.var.deps, c.req.valid("param").id), 200);
   })
   .openapi(unlikeRoute, async (c) => {
-    return c.json(await unlikeArtist(socialContext(c), c.req.valid("param").id), 200);
+    return c.json(await unlikeArtist(c.var.deps, c.req.valid("param").id), 200);
   });

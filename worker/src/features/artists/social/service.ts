@@ -1,8 +1,12 @@
 import { artistLikes, artists, FOREIGN_KEY_VIOLATION, follows, pgErrorCode } from "@edge-music/db";
 import { and, desc, eq, getTableName, sql } from "drizzle-orm";
 import { NotFoundError } from "../../../errors/app-error.ts";
+import type { RequestDeps } from "../../../request-deps.ts";
 import { offsetOf, type Page } from "../../../validation/common.ts";
-import type { SocialContext } from "./context.ts";
+
+/** What following and liking take: the database and the signed-in user. */
+type SocialDeps = Pick<RequestDeps, "db" | "principal">;
+
 import type { FollowedArtist, FollowState, LikeState } from "./schema.ts";
 
 type Relation = typeof follows | typeof artistLikes;
@@ -24,14 +28,14 @@ const countOf = (relation: Relation) =>
  * inserts nothing (the caller then reads no artist: 404); one deleted in between fails the
  * foreign key (also 404).
  */
-async function addRelation(ctx: SocialContext, relation: Relation, artistId: string) {
+async function addRelation(ctx: SocialDeps, relation: Relation, artistId: string) {
   try {
     await ctx.db
       .insert(relation)
       .select((qb) =>
         qb
           .select({
-            userId: sql`${ctx.userId}::uuid`.as("user_id"),
+            userId: sql`${ctx.principal.id}::uuid`.as("user_id"),
             artistId: artists.id,
             createdAt: sql`now()`.as("created_at"),
           })
@@ -45,10 +49,10 @@ async function addRelation(ctx: SocialContext, relation: Relation, artistId: str
   }
 }
 
-async function removeRelation(ctx: SocialContext, relation: Relation, artistId: string) {
+async function removeRelation(ctx: SocialDeps, relation: Relation, artistId: string) {
   await ctx.db
     .delete(relation)
-    .where(and(eq(relation.userId, ctx.userId), eq(relation.artistId, artistId)));
+    .where(and(eq(relation.userId, ctx.principal.id), eq(relation.artistId, artistId)));
 }
 
 /**
@@ -56,7 +60,7 @@ async function removeRelation(ctx: SocialContext, relation: Relation, artistId: 
  * it sees the caller's own change and every change committed before it, so concurrent follows
  * each see a count that includes themselves. (One write per call: no transaction is needed.)
  */
-async function followState(ctx: SocialContext, artistId: string): Promise<FollowState> {
+async function followState(ctx: SocialDeps, artistId: string): Promise<FollowState> {
   const [row] = await ctx.db
     .select({
       id: artists.id,
@@ -71,11 +75,11 @@ async function followState(ctx: SocialContext, artistId: string): Promise<Follow
   return { ...artist, _count: { followers } };
 }
 
-async function likeState(ctx: SocialContext, artistId: string): Promise<LikeState> {
+async function likeState(ctx: SocialDeps, artistId: string): Promise<LikeState> {
   const [row] = await ctx.db
     .select({
       likes: countOf(artistLikes),
-      liked: sql<boolean>`exists (select 1 from artist_likes as mine where mine.artist_id = "artists"."id" and mine.user_id = ${ctx.userId})`,
+      liked: sql<boolean>`exists (select 1 from artist_likes as mine where mine.artist_id = "artists"."id" and mine.user_id = ${ctx.principal.id})`,
     })
     .from(artists)
     .where(eq(artists.id, artistId));
@@ -83,28 +87,28 @@ async function likeState(ctx: SocialContext, artistId: string): Promise<LikeStat
   return { liked: row.liked === true, _count: { likes: row.likes } };
 }
 
-export async function followArtist(ctx: SocialContext, artistId: string) {
+export async function followArtist(ctx: SocialDeps, artistId: string) {
   await addRelation(ctx, follows, artistId);
   return await followState(ctx, artistId);
 }
 
-export async function unfollowArtist(ctx: SocialContext, artistId: string) {
+export async function unfollowArtist(ctx: SocialDeps, artistId: string) {
   await removeRelation(ctx, follows, artistId);
   return await followState(ctx, artistId);
 }
 
-export async function likeArtist(ctx: SocialContext, artistId: string) {
+export async function likeArtist(ctx: SocialDeps, artistId: string) {
   await addRelation(ctx, artistLikes, artistId);
   return await likeState(ctx, artistId);
 }
 
-export async function unlikeArtist(ctx: SocialContext, artistId: string) {
+export async function unlikeArtist(ctx: SocialDeps, artistId: string) {
   await removeRelation(ctx, artistLikes, artistId);
   return await likeState(ctx, artistId);
 }
 
 /** The artists the caller follows, most recent follow first (ties broken by artist id). */
-export async function listFollowing(ctx: SocialContext, page: Page): Promise<FollowedArtist[]> {
+export async function listFollowing(ctx: SocialDeps, page: Page): Promise<FollowedArtist[]> {
   const rows = await ctx.db
     .select({
       id: artists.id,
@@ -118,7 +122,7 @@ export async function listFollowing(ctx: SocialContext, page: Page): Promise<Fol
     })
     .from(follows)
     .innerJoin(artists, eq(artists.id, follows.artistId))
-    .where(eq(follows.userId, ctx.userId))
+    .where(eq(follows.userId, ctx.principal.id))
     .orderBy(desc(follows.createdAt), desc(follows.artistId))
     .limit(page.limit)
     .offset(offsetOf(page));

@@ -5,15 +5,15 @@ import { NotFoundError } from "../../../errors/app-error.ts";
 import { describeError } from "../../../logger.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { newRouter } from "../../../openapi/router.ts";
-import { KIND_TABLES, type PrincipalKind } from "../../../security/account-kinds.ts";
+import type { AccountKind } from "../../../security/account-kinds.ts";
+import { bindAccount } from "../../../security/account-kinds.ts";
 import {
   clearFlowCookie,
   readCookie,
   setFlowCookie,
   setSessionCookies,
 } from "../../../security/cookies.ts";
-import { authContext } from "../context.ts";
-import { PENDING_COOKIE, STATE_COOKIE, tagOf } from "../shared.ts";
+import { PENDING_COOKIE, STATE_COOKIE } from "../shared.ts";
 import { OAUTH_PROVIDERS, oauthProvider } from "./providers.ts";
 import {
   finishOAuth,
@@ -34,9 +34,9 @@ const redirect = (description: string) => ({
   headers: { Location: { schema: { type: "string" as const } } },
 });
 
-export function oauthRoutes(kind: PrincipalKind) {
-  const tags = [tagOf(kind)];
-  const statePath = `${KIND_TABLES[kind].authPath}/oauth`;
+export function oauthRoutes(kind: AccountKind) {
+  const tags = [kind.tag];
+  const statePath = `${kind.authPath}/oauth`;
 
   const start = createRoute({
     method: "get",
@@ -81,36 +81,35 @@ export function oauthRoutes(kind: PrincipalKind) {
 
   return newRouter()
     .openapi(start, async (c) => {
-      const ctx = authContext(c);
+      const ctx = bindAccount(c.var.deps, kind);
       const { location, stateToken } = await startOAuth(
         ctx,
-        kind,
         provider(c, c.req.valid("param").provider),
       );
       setFlowCookie(c, ctx.env, STATE_COOKIE, stateToken, statePath, OAUTH_STATE_TTL_SECONDS);
       return c.redirect(location, 302);
     })
     .openapi(callback, async (c) => {
-      const ctx = authContext(c);
+      const ctx = bindAccount(c.var.deps, kind);
       const found = provider(c, c.req.valid("param").provider);
       const query = c.req.valid("query");
       const stateToken = readCookie(c, STATE_COOKIE);
       // Single use: whatever happens next, this browser's state is spent.
       clearFlowCookie(c, ctx.env, STATE_COOKIE, statePath);
       try {
-        const result = await finishOAuth(ctx, kind, found, { ...query, stateToken });
+        const result = await finishOAuth(ctx, found, { ...query, stateToken });
         if (result.status === "two-factor-required") {
           setFlowCookie(
             c,
             ctx.env,
             PENDING_COOKIE,
             result.pendingToken,
-            KIND_TABLES[kind].authPath,
+            ctx.account.authPath,
             PENDING_TWO_FACTOR_TTL_SECONDS,
           );
-          return frontEnd(c, { twoFactor: "required", kind });
+          return frontEnd(c, { twoFactor: "required", kind: kind.name });
         }
-        setSessionCookies(c, ctx.env, kind, result.tokens);
+        setSessionCookies(c, ctx, result.tokens);
         return frontEnd(c);
       } catch (error) {
         if (!(error instanceof OAuthFlowError)) throw error;

@@ -1,13 +1,13 @@
 import { pgErrorCode, UNIQUE_VIOLATION } from "@edge-music/db";
 import { and, eq } from "drizzle-orm";
 import { UnauthorizedError } from "../../../errors/app-error.ts";
-import { KIND_TABLES, type PrincipalKind } from "../../../security/account-kinds.ts";
+import { withDb } from "../../../request-deps.ts";
 import { randomToken, sha256Base64url, timingSafeEqual } from "../../../security/crypto.ts";
 import { startSession } from "../../../security/sessions.ts";
 import { signToken, verifyToken } from "../../../security/tokens.ts";
-import type { AuthContext } from "../context.ts";
 import { USERNAME } from "../schema.ts";
 import { getAccount } from "../session/service.ts";
+import type { AuthContext } from "../shared.ts";
 import type { OAuthProfile, OAuthProvider } from "./providers.ts";
 
 export const OAUTH_STATE_TTL_SECONDS = 10 * 60;
@@ -25,24 +25,21 @@ export class OAuthFlowError extends Error {
   }
 }
 
-export const callbackUrl = (ctx: AuthContext, kind: PrincipalKind, provider: string) =>
-  new URL(
-    `${KIND_TABLES[kind].authPath}/oauth/${provider}/callback`,
-    ctx.env.PUBLIC_BASE_URL,
-  ).toString();
+export const callbackUrl = (ctx: AuthContext, provider: string) =>
+  new URL(`${ctx.account.authPath}/oauth/${provider}/callback`, ctx.env.PUBLIC_BASE_URL).toString();
 
 /**
  * Step 1: where to send the browser, and the state cookie that binds the callback to this browser
  * (CSRF) together with the PKCE verifier (a stolen code is useless without it).
  */
-export async function startOAuth(ctx: AuthContext, kind: PrincipalKind, provider: OAuthProvider) {
+export async function startOAuth(ctx: AuthContext, provider: OAuthProvider) {
   const state = randomToken(16);
   const verifier = randomToken(32);
   const url = new URL(provider.authorizeUrl);
   url.search = new URLSearchParams({
     response_type: "code",
     client_id: provider.clientId,
-    redirect_uri: callbackUrl(ctx, kind, provider.name),
+    redirect_uri: callbackUrl(ctx, provider.name),
     scope: provider.scope,
     state,
     code_challenge: await sha256Base64url(verifier),
@@ -51,7 +48,7 @@ export async function startOAuth(ctx: AuthContext, kind: PrincipalKind, provider
   const stateToken = await signToken(
     ctx.env.JWT_SECRET,
     "oauth-state",
-    { state, verifier, provider: provider.name, kind },
+    { state, verifier, provider: provider.name, kind: ctx.account.name },
     OAUTH_STATE_TTL_SECONDS,
     ctx.now,
   );
@@ -72,7 +69,6 @@ export type CallbackResult =
 /** Step 2: check the state, trade the code, find or make the account, then sign in. */
 export async function finishOAuth(
   ctx: AuthContext,
-  kind: PrincipalKind,
   provider: OAuthProvider,
   input: CallbackInput,
 ): Promise<CallbackResult> {
@@ -89,32 +85,31 @@ export async function finishOAuth(
     typeof input.state === "string" &&
     timingSafeEqual(saved.state, input.state) &&
     saved.provider === provider.name &&
-    saved.kind === kind;
+    saved.kind === ctx.account.name;
   if (!stateMatches || !saved) {
     throw new OAuthFlowError("invalid_state", "the state does not match this browser's sign-in");
   }
   if (input.error || !input.code) {
     throw new OAuthFlowError("access_denied", `the provider answered ${input.error ?? "no code"}`);
   }
-  const profile = await exchangeAndReadProfile(ctx, kind, provider, input.code, saved.verifier);
-  const principalId = await findOrCreateAccount(ctx, kind, provider.name, profile);
-  const account = await getAccount(ctx, kind, principalId);
+  const profile = await exchangeAndReadProfile(ctx, provider, input.code, saved.verifier);
+  const principalId = await findOrCreateAccount(ctx, provider.name, profile);
+  const account = await getAccount(ctx, principalId);
   if (account.twoFactorEnabled) {
     const pendingToken = await signToken(
       ctx.env.JWT_SECRET,
       "pending-2fa",
-      { sub: principalId, kind },
+      { sub: principalId, kind: ctx.account.name },
       PENDING_TWO_FACTOR_TTL_SECONDS,
       ctx.now,
     );
     return { status: "two-factor-required", pendingToken };
   }
-  return { status: "signed-in", tokens: await startSession(ctx, kind, principalId) };
+  return { status: "signed-in", tokens: await startSession(ctx, principalId) };
 }
 
 async function exchangeAndReadProfile(
   ctx: AuthContext,
-  kind: PrincipalKind,
   provider: OAuthProvider,
   code: string,
   verifier: string,
@@ -126,7 +121,7 @@ async function exchangeAndReadProfile(
       body: new URLSearchParams({
         grant_type: "authorization_code",
         code,
-        redirect_uri: callbackUrl(ctx, kind, provider.name),
+        redirect_uri: callbackUrl(ctx, provider.name),
         client_id: provider.clientId,
         client_secret: provider.clientSecret,
         code_verifier: verifier,
@@ -150,11 +145,10 @@ async function exchangeAndReadProfile(
  */
 async function findOrCreateAccount(
   ctx: AuthContext,
-  kind: PrincipalKind,
   provider: string,
   profile: OAuthProfile,
 ): Promise<string> {
-  const { principals, auth } = KIND_TABLES[kind];
+  const { principals, auth } = ctx.account;
   const links = auth.oauthAccounts;
   const [linked] = await ctx.db
     .select({ principalId: links.principalId })
@@ -199,8 +193,7 @@ async function findOrCreateAccount(
       // can never collide with (or take over) an account that owns the real address.
       const email = verifiedEmail ?? `${provider}-${profile.subject}@oauth.invalid`.toLowerCase();
       principalId = await insertWithFreeUsername(
-        tx,
-        kind,
+        withDb(ctx, tx),
         usernameFrom(profile),
         email,
         verifiedEmail ? ctx.now : null,
@@ -228,22 +221,19 @@ export function usernameFrom(profile: OAuthProfile): string {
   return USERNAME.test(cleaned) ? cleaned : `listener${cleaned}`.slice(0, 24);
 }
 
-type Tx = Parameters<Parameters<AuthContext["db"]["transaction"]>[0]>[0];
-
 async function insertWithFreeUsername(
-  tx: Tx,
-  kind: PrincipalKind,
+  ctx: Pick<AuthContext, "db" | "account">,
   base: string,
   email: string,
   emailVerifiedAt: Date | null,
 ) {
-  const { principals } = KIND_TABLES[kind];
+  const { principals } = ctx.account;
   for (let attempt = 0; attempt < 5; attempt++) {
     const username =
       attempt === 0 ? base : `${base}-${randomToken(3).replace(/[^A-Za-z0-9]/g, "x")}`;
     // A savepoint: a taken username must not abort the surrounding transaction.
     try {
-      const row = await tx.transaction(async (sp) => {
+      const row = await ctx.db.transaction(async (sp) => {
         const [inserted] = await sp
           .insert(principals)
           .values({ username, email, emailVerifiedAt })
@@ -259,14 +249,14 @@ async function insertWithFreeUsername(
 }
 
 /** Completes a sign-in that waits for its second factor (OAuth into a 2FA account). */
-export async function readPendingTwoFactor(ctx: AuthContext, kind: PrincipalKind, token: string) {
+export async function readPendingTwoFactor(ctx: AuthContext, token: string) {
   const claims = await verifyToken<{ sub?: unknown; kind?: unknown }>(
     ctx.env.JWT_SECRET,
     "pending-2fa",
     token,
     ctx.now,
   );
-  if (typeof claims.sub !== "string" || claims.kind !== kind) {
+  if (typeof claims.sub !== "string" || claims.kind !== ctx.account.name) {
     throw new UnauthorizedError("The pending sign-in is not for this kind of account.");
   }
   return claims.sub;

@@ -1,14 +1,13 @@
 import { createRoute } from "@hono/zod-openapi";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { json, jsonBody, newRouter } from "../../../openapi/router.ts";
-import type { PrincipalKind } from "../../../security/account-kinds.ts";
-import { authContext } from "../context.ts";
+import type { AccountKind } from "../../../security/account-kinds.ts";
+import { bindAccount } from "../../../security/account-kinds.ts";
 import { ForgotBody, MessageDto, ResetBody } from "../schema.ts";
-import { tagOf } from "../shared.ts";
 import { forgotPassword, resetPassword } from "./service.ts";
 
-export function passwordRoutes(kind: PrincipalKind) {
-  const tags = [tagOf(kind)];
+export function passwordRoutes(kind: AccountKind) {
+  const tags = [kind.tag];
 
   const forgot = createRoute({
     method: "post",
@@ -34,10 +33,13 @@ export function passwordRoutes(kind: PrincipalKind) {
 
   return newRouter()
     .openapi(forgot, async (c) => {
-      return c.json(await forgotPassword(authContext(c), kind, c.req.valid("json").email), 202);
+      return c.json(
+        await forgotPassword(bindAccount(c.var.deps, kind), c.req.valid("json").email),
+        202,
+      );
     })
     .openapi(reset, async (c) => {
       const { token, password } = c.req.valid("json");
-      return c.json(await resetPassword(authContext(c), kind, token, password), 200);
+      return c.json(await resetPassword(bindAccount(c.var.deps, kind), token, password), 200);
     });
 }

@@ -1,11 +1,12 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { sendMail } from "../../../connections/mail.ts";
 import { ValidationError } from "../../../errors/app-error.ts";
-import { KIND_TABLES, type PrincipalKind } from "../../../security/account-kinds.ts";
+import { withDb } from "../../../request-deps.ts";
 import { randomToken, sha256Hex } from "../../../security/crypto.ts";
 import { hashPassword } from "../../../security/password.ts";
 import { AUTH_LIMITS, hitLimits } from "../../../security/rate-limit.ts";
-import type { AuthContext } from "../context.ts";
+import { endAllSessions } from "../../../security/sessions.ts";
+import type { AuthContext } from "../shared.ts";
 
 export const RESET_TOKEN_TTL_SECONDS = 60 * 60;
 export const FORGOT_ANSWER = {
@@ -17,13 +18,13 @@ export const FORGOT_ANSWER = {
  * response, so the time taken does not tell either. The limits count every request (per email
  * and per address), known or not, so a 429 reveals nothing either.
  */
-export async function forgotPassword(ctx: AuthContext, kind: PrincipalKind, email: string) {
+export async function forgotPassword(ctx: AuthContext, email: string) {
   await hitLimits(
     ctx.db,
-    [AUTH_LIMITS.resetPerAccount(kind, email), AUTH_LIMITS.resetPerIp(ctx.ip)],
+    [AUTH_LIMITS.resetPerAccount(ctx.account.name, email), AUTH_LIMITS.resetPerIp(ctx.ip)],
     ctx.now,
   );
-  const { principals, auth } = KIND_TABLES[kind];
+  const { principals, auth } = ctx.account;
   const [account] = await ctx.db
     .select({ id: principals.id })
     .from(principals)
@@ -36,13 +37,13 @@ export async function forgotPassword(ctx: AuthContext, kind: PrincipalKind, emai
     expiresAt: new Date(ctx.now.getTime() + RESET_TOKEN_TTL_SECONDS * 1000),
   });
   const link = new URL("/reset-password", ctx.env.FRONTEND_URL);
-  link.searchParams.set("kind", kind);
+  link.searchParams.set("kind", ctx.account.name);
   link.searchParams.set("token", token);
   ctx.waitUntil(
     sendMail(ctx.env, ctx.log, {
       to: email,
       subject: "Reset your Edge Music password",
-      text: `Someone asked to reset the password of your Edge Music ${kind} account.\n\nReset it within an hour: ${link}\nReset token: ${token}\n\nIf it was not you, ignore this message.`,
+      text: `Someone asked to reset the password of your Edge Music ${ctx.account.name} account.\n\nReset it within an hour: ${link}\nReset token: ${token}\n\nIf it was not you, ignore this message.`,
     }),
   );
   return FORGOT_ANSWER;
@@ -52,13 +53,8 @@ export async function forgotPassword(ctx: AuthContext, kind: PrincipalKind, emai
  * A valid token (unused, unexpired) sets the password once and ends every session of the
  * account. It does not sign in: the next sign-in still asks for the second factor.
  */
-export async function resetPassword(
-  ctx: AuthContext,
-  kind: PrincipalKind,
-  token: string,
-  password: string,
-) {
-  const { principals, auth } = KIND_TABLES[kind];
+export async function resetPassword(ctx: AuthContext, token: string, password: string) {
+  const { principals, auth } = ctx.account;
   const tokens = auth.passwordResetTokens;
   const tokenHash = await sha256Hex(token);
   const invalid = () =>
@@ -94,7 +90,7 @@ export async function resetPassword(
       .update(tokens)
       .set({ usedAt: ctx.now })
       .where(and(eq(tokens.principalId, claimed.principalId), isNull(tokens.usedAt)));
-    await tx.delete(auth.sessions).where(eq(auth.sessions.principalId, claimed.principalId));
+    await endAllSessions(withDb(ctx, tx), claimed.principalId);
     return true;
   });
   if (!done) throw invalid();

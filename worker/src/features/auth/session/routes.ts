@@ -1,7 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
-import { json, jsonBody, newRouter, signedIn } from "../../../openapi/router.ts";
-import type { PrincipalKind } from "../../../security/account-kinds.ts";
+import { json, jsonBody, newRouter } from "../../../openapi/router.ts";
+import type { AccountKind } from "../../../security/account-kinds.ts";
+import { bindAccount } from "../../../security/account-kinds.ts";
 import {
   ACCESS_COOKIE,
   clearSessionCookies,
@@ -10,10 +11,9 @@ import {
   readSessionCookie,
   setSessionCookies,
 } from "../../../security/cookies.ts";
-import { requirePrincipal } from "../../../security/guard.ts";
+import { signedIn } from "../../../security/guard.ts";
 import { endSession, rotateSession } from "../../../security/sessions.ts";
 import { ACCESS_TTL_SECONDS, isSessionClaims, verifyToken } from "../../../security/tokens.ts";
-import { authContext } from "../context.ts";
 import {
   accountDto,
   LoginBody,
@@ -21,21 +21,21 @@ import {
   RegisterBody,
   TwoFactorRequiredDto,
 } from "../schema.ts";
-import { aKind, tagOf } from "../shared.ts";
+import type { AuthContext } from "../shared.ts";
 import { getAccount, login, register } from "./service.ts";
 
 const COOKIES =
   "Sets `access_token` (5 minutes) and `refresh_token` (30 days) as HttpOnly, SameSite=Lax cookies (Secure unless the service runs on http://localhost).";
 
-export function sessionRoutes(kind: PrincipalKind) {
-  const tags = [tagOf(kind)];
+export function sessionRoutes(kind: AccountKind) {
+  const tags = [kind.tag];
   const Account = accountDto(kind);
 
   const registerRoute = createRoute({
     method: "post",
     path: "/register",
     tags,
-    summary: `Register ${aKind(kind)}`,
+    summary: `Register ${kind.aName}`,
     description: `Username: 3–30 letters, digits, \`_\`, \`.\`, \`-\` (unique, case-insensitive). Email: unique, stored lower-case. Password: 8–128 characters, not one of the 10,000 most common (NIST SP 800-63B). ${COOKIES}`,
     request: jsonBody(RegisterBody),
     responses: {
@@ -86,65 +86,64 @@ export function sessionRoutes(kind: PrincipalKind) {
 
   return newRouter()
     .openapi(registerRoute, async (c) => {
-      const ctx = authContext(c);
-      const { account, tokens } = await register(ctx, kind, c.req.valid("json"));
-      setSessionCookies(c, ctx.env, kind, tokens);
+      const ctx = bindAccount(c.var.deps, kind);
+      const { account, tokens } = await register(ctx, c.req.valid("json"));
+      setSessionCookies(c, ctx, tokens);
       return c.json(account as z.infer<typeof Account>, 201);
     })
     .openapi(loginRoute, async (c) => {
-      const ctx = authContext(c);
-      const result = await login(ctx, kind, c.req.valid("json"));
+      const ctx = bindAccount(c.var.deps, kind);
+      const result = await login(ctx, c.req.valid("json"));
       if (result.status === "two-factor-required") {
         return c.json({ requiresTwoFactor: true as const }, 200);
       }
-      setSessionCookies(c, ctx.env, kind, result.tokens);
+      setSessionCookies(c, ctx, result.tokens);
       return c.json(
         { requiresTwoFactor: false as const, account: result.account as z.infer<typeof Account> },
         200,
       );
     })
     .openapi(refreshRoute, async (c) => {
-      const ctx = authContext(c);
+      const ctx = bindAccount(c.var.deps, kind);
       // Read before the try: a duplicate (tossed) cookie must not make us clear our own one.
       const refreshToken = readSessionCookie(c, REFRESH_COOKIE);
       try {
-        const tokens = await rotateSession(ctx, kind, refreshToken);
-        setSessionCookies(c, ctx.env, kind, tokens);
+        const tokens = await rotateSession(ctx, refreshToken);
+        setSessionCookies(c, ctx, tokens);
       } catch (error) {
-        clearSessionCookies(c, ctx.env, kind);
+        clearSessionCookies(c, ctx);
         throw error;
       }
       const expiresAt = new Date(ctx.now.getTime() + ACCESS_TTL_SECONDS * 1000);
       return c.json({ accessTokenExpiresAt: expiresAt.toISOString() }, 200);
     })
     .openapi(logoutRoute, async (c) => {
-      const ctx = authContext(c);
+      const ctx = bindAccount(c.var.deps, kind);
       // Every value, not the first: a cookie tossed beside ours must not save our session.
-      const sessionIds = await presentedSessions(ctx.env.JWT_SECRET, kind, [
+      const sessionIds = await presentedSessions(ctx, [
         ...readCookieValues(c, ACCESS_COOKIE).map((token) => ["access", token] as const),
         ...readCookieValues(c, REFRESH_COOKIE).map((token) => ["refresh", token] as const),
       ]);
-      for (const sessionId of sessionIds) await endSession(ctx.db, kind, sessionId);
-      clearSessionCookies(c, ctx.env, kind);
+      for (const sessionId of sessionIds) await endSession(ctx, sessionId);
+      clearSessionCookies(c, ctx);
       return c.body(null, 204);
     })
     .route("/", meRoutes(kind));
 }
 
 /** GET /me: under each kind's auth routes, and as /api/v1/users/me for API clients. */
-export function meRoutes(kind: PrincipalKind) {
+export function meRoutes(kind: AccountKind) {
   const Account = accountDto(kind);
   const meRoute = createRoute({
     method: "get",
     path: "/me",
-    tags: [tagOf(kind)],
-    ...signedIn(kind),
-    summary: `The signed-in ${kind}`,
-    middleware: [requirePrincipal(kind)] as const,
+    tags: [kind.tag],
+    ...signedIn(kind.name),
+    summary: `The signed-in ${kind.name}`,
     responses: { 200: json(Account, "The account."), ...problemResponses(401, 403) },
   });
   return newRouter().openapi(meRoute, async (c) => {
-    const account = await getAccount(authContext(c), kind, c.get("principal").id);
+    const account = await getAccount(bindAccount(c.var.deps, kind), c.var.deps.principal.id);
     return c.json(account as z.infer<typeof Account>, 200);
   });
 }
@@ -156,15 +155,17 @@ export function meRoutes(kind: PrincipalKind) {
  * always safe.
  */
 async function presentedSessions(
-  secret: string,
-  kind: PrincipalKind,
+  ctx: AuthContext,
   candidates: ReadonlyArray<readonly ["access" | "refresh", string]>,
 ): Promise<Set<string>> {
   const sessionIds = new Set<string>();
   for (const [type, token] of candidates) {
     if (!token) continue;
-    const claims = await verifyToken(secret, type, token, new Date(0)).catch(() => null);
-    if (claims && isSessionClaims(claims) && claims.kind === kind) sessionIds.add(claims.sid);
+    const claims = await verifyToken(ctx.env.JWT_SECRET, type, token, new Date(0)).catch(
+      () => null,
+    );
+    if (claims && isSessionClaims(claims) && claims.kind === ctx.account.name)
+      sessionIds.add(claims.sid);
   }
   return sessionIds;
 }

@@ -1,12 +1,12 @@
 import { pgConstraint, pgErrorCode, UNIQUE_VIOLATION } from "@edge-music/db";
 import { eq, sql } from "drizzle-orm";
 import { ConflictError, NotFoundError, UnauthorizedError } from "../../../errors/app-error.ts";
-import { KIND_TABLES, type PrincipalKind } from "../../../security/account-kinds.ts";
+import { withDb } from "../../../request-deps.ts";
 import type { SessionTokens } from "../../../security/cookies.ts";
 import { hashPassword, spendVerifyTime, verifyPassword } from "../../../security/password.ts";
 import { AUTH_LIMITS, clearLimits, hitLimits, refundHits } from "../../../security/rate-limit.ts";
 import { startSession } from "../../../security/sessions.ts";
-import type { AuthContext } from "../context.ts";
+import type { AuthContext } from "../shared.ts";
 import { checkSecondFactor } from "../two-factor/second-factor.ts";
 
 export interface UserAccount {
@@ -28,8 +28,8 @@ export interface ArtistAccount {
 export type Account = UserAccount | ArtistAccount;
 
 /** The signed-in account as its owner sees it: never a password hash, never an artist's email. */
-export async function getAccount(ctx: Pick<AuthContext, "db">, kind: PrincipalKind, id: string) {
-  const { principals, auth } = KIND_TABLES[kind];
+export async function getAccount(ctx: Pick<AuthContext, "db" | "account">, id: string) {
+  const { principals, auth } = ctx.account;
   const [row] = await ctx.db
     .select({
       principal: principals,
@@ -46,7 +46,7 @@ export async function getAccount(ctx: Pick<AuthContext, "db">, kind: PrincipalKi
     twoFactorEnabled: row.twoFactorEnabled === true,
     createdAt: p.createdAt.toISOString(),
   };
-  if (kind === "user") return { ...common, email: p.email } satisfies UserAccount;
+  if (ctx.account.name === "user") return { ...common, email: p.email } satisfies UserAccount;
   return {
     ...common,
     bio: p.bio ?? "",
@@ -62,8 +62,8 @@ export interface RegisterInput {
 }
 
 /** The account and its first session in one transaction: a failure leaves neither. */
-export async function register(ctx: AuthContext, kind: PrincipalKind, input: RegisterInput) {
-  const { principals } = KIND_TABLES[kind];
+export async function register(ctx: AuthContext, input: RegisterInput) {
+  const { principals } = ctx.account;
   await hitLimits(ctx.db, [AUTH_LIMITS.hashingPerIp(ctx.ip)], ctx.now);
   const passwordHash = await hashPassword(input.password);
   try {
@@ -73,9 +73,9 @@ export async function register(ctx: AuthContext, kind: PrincipalKind, input: Reg
         .values({ username: input.username, email: input.email, passwordHash })
         .returning({ id: principals.id });
       if (!row) throw new Error("insert returned no row");
-      return { id: row.id, tokens: await startSession({ ...ctx, db: tx }, kind, row.id) };
+      return { id: row.id, tokens: await startSession(withDb(ctx, tx), row.id) };
     });
-    return { account: await getAccount(ctx, kind, id), tokens };
+    return { account: await getAccount(ctx, id), tokens };
   } catch (error) {
     if (pgErrorCode(error) !== UNIQUE_VIOLATION) throw error;
     const field = pgConstraint(error)?.includes("email") ? "email" : "username";
@@ -97,16 +97,12 @@ export interface LoginInput {
  * Password first, then (for 2FA accounts) the code. The same 401 for an unknown email, an account
  * without a password (OAuth only) and a wrong password, in the same time: no account enumeration.
  */
-export async function login(
-  ctx: AuthContext,
-  kind: PrincipalKind,
-  input: LoginInput,
-): Promise<LoginResult> {
-  const accountLimit = AUTH_LIMITS.loginPerAccount(kind, input.email);
+export async function login(ctx: AuthContext, input: LoginInput): Promise<LoginResult> {
+  const accountLimit = AUTH_LIMITS.loginPerAccount(ctx.account.name, input.email);
   const ipLimit = AUTH_LIMITS.loginPerIp(ctx.ip);
   // Counted before the check, so parallel guesses cannot outrun the limit; given back on success.
   await hitLimits(ctx.db, [accountLimit, ipLimit], ctx.now);
-  const { principals, auth } = KIND_TABLES[kind];
+  const { principals, auth } = ctx.account;
   const [row] = await ctx.db
     .select({
       id: principals.id,
@@ -125,8 +121,8 @@ export async function login(
   await refundHits(ctx.db, [ipLimit.key]);
   if (row.twoFactorEnabled === true) {
     if (!input.code) return { status: "two-factor-required" };
-    await checkSecondFactor(ctx, kind, row.id, input.code, { allowRecoveryCode: true });
+    await checkSecondFactor(ctx, row.id, input.code, { allowRecoveryCode: true });
   }
-  const tokens = await startSession(ctx, kind, row.id);
-  return { status: "signed-in", account: await getAccount(ctx, kind, row.id), tokens };
+  const tokens = await startSession(ctx, row.id);
+  return { status: "signed-in", account: await getAccount(ctx, row.id), tokens };
 }

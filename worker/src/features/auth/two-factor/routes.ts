@@ -1,12 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { UnauthorizedError } from "../../../errors/app-error.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
-import { json, jsonBody, newRouter, signedIn } from "../../../openapi/router.ts";
-import { KIND_TABLES, type PrincipalKind } from "../../../security/account-kinds.ts";
+import { json, jsonBody, newRouter } from "../../../openapi/router.ts";
+import type { AccountKind } from "../../../security/account-kinds.ts";
+import { bindAccount } from "../../../security/account-kinds.ts";
 import { clearFlowCookie, readCookie, setSessionCookies } from "../../../security/cookies.ts";
-import { requirePrincipal } from "../../../security/guard.ts";
+import { signedIn } from "../../../security/guard.ts";
 import { startSession } from "../../../security/sessions.ts";
-import { authContext } from "../context.ts";
 import { readPendingTwoFactor } from "../oauth/service.ts";
 import {
   accountDto,
@@ -16,23 +16,21 @@ import {
   TwoFactorSetupDto,
 } from "../schema.ts";
 import { getAccount } from "../session/service.ts";
-import { PENDING_COOKIE, tagOf } from "../shared.ts";
+import { PENDING_COOKIE } from "../shared.ts";
 import { checkSecondFactor } from "./second-factor.ts";
 import { disableTwoFactor, enableTwoFactor, verifyTwoFactor } from "./service.ts";
 
 const CODE_LIMITS =
   "Wrong codes answer 401 and are limited (5 per account and 30 per address in 15 minutes; then 429).";
 
-export function twoFactorRoutes(kind: PrincipalKind) {
-  const tags = [tagOf(kind)];
-  const guard = [requirePrincipal(kind)];
+export function twoFactorRoutes(kind: AccountKind) {
+  const tags = [kind.tag];
 
   const enable = createRoute({
     method: "post",
     path: "/2fa/enable",
     tags,
-    ...signedIn(kind),
-    middleware: guard,
+    ...signedIn(kind.name),
     summary: "Start setting up 2FA (TOTP)",
     description:
       "Returns a new secret as a QR code (PNG, base64), as an otpauth:// URI and in base32 for manual entry. 2FA is not active until 2fa/verify accepts a code. Calling it again before verifying replaces the secret. 409 when 2FA is already on.",
@@ -43,8 +41,7 @@ export function twoFactorRoutes(kind: PrincipalKind) {
     method: "post",
     path: "/2fa/verify",
     tags,
-    ...signedIn(kind),
-    middleware: guard,
+    ...signedIn(kind.name),
     summary: "Turn 2FA on with a first code",
     description: `A current code from the authenticator turns 2FA on and returns 10 single-use recovery codes (shown only here). Codes of the previous, current and next 30-second step are accepted, each once. ${CODE_LIMITS}`,
     request: jsonBody(CodeBody),
@@ -58,8 +55,7 @@ export function twoFactorRoutes(kind: PrincipalKind) {
     method: "post",
     path: "/2fa/disable",
     tags,
-    ...signedIn(kind),
-    middleware: guard,
+    ...signedIn(kind.name),
     summary: "Turn 2FA off",
     description: `Needs a current TOTP code (not a recovery code). Removes the secret and the recovery codes. ${CODE_LIMITS}`,
     request: jsonBody(CodeBody),
@@ -84,27 +80,36 @@ export function twoFactorRoutes(kind: PrincipalKind) {
 
   return newRouter()
     .openapi(enable, async (c) => {
-      return c.json(await enableTwoFactor(authContext(c), kind, c.get("principal").id), 200);
+      return c.json(
+        await enableTwoFactor(bindAccount(c.var.deps, kind), c.var.deps.principal.id),
+        200,
+      );
     })
     .openapi(verify, async (c) => {
       const { code } = c.req.valid("json");
-      return c.json(await verifyTwoFactor(authContext(c), kind, c.get("principal").id, code), 200);
+      return c.json(
+        await verifyTwoFactor(bindAccount(c.var.deps, kind), c.var.deps.principal.id, code),
+        200,
+      );
     })
     .openapi(disable, async (c) => {
       const { code } = c.req.valid("json");
-      return c.json(await disableTwoFactor(authContext(c), kind, c.get("principal").id, code), 200);
+      return c.json(
+        await disableTwoFactor(bindAccount(c.var.deps, kind), c.var.deps.principal.id, code),
+        200,
+      );
     })
     .openapi(complete, async (c) => {
-      const ctx = authContext(c);
+      const ctx = bindAccount(c.var.deps, kind);
       const pending = readCookie(c, PENDING_COOKIE);
       if (!pending) throw new UnauthorizedError("No sign-in is waiting for a second factor.");
-      const principalId = await readPendingTwoFactor(ctx, kind, pending);
-      await checkSecondFactor(ctx, kind, principalId, c.req.valid("json").code, {
+      const principalId = await readPendingTwoFactor(ctx, pending);
+      await checkSecondFactor(ctx, principalId, c.req.valid("json").code, {
         allowRecoveryCode: true,
       });
-      clearFlowCookie(c, ctx.env, PENDING_COOKIE, KIND_TABLES[kind].authPath);
-      setSessionCookies(c, ctx.env, kind, await startSession(ctx, kind, principalId));
-      const account = await getAccount(ctx, kind, principalId);
+      clearFlowCookie(c, ctx.env, PENDING_COOKIE, kind.authPath);
+      setSessionCookies(c, ctx, await startSession(ctx, principalId));
+      const account = await getAccount(ctx, principalId);
       return c.json(account as z.infer<ReturnType<typeof accountDto>>, 200);
     });
 }

@@ -1,14 +1,13 @@
 import { and, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
 import { UnauthorizedError } from "../../../errors/app-error.ts";
-import { KIND_TABLES, type PrincipalKind } from "../../../security/account-kinds.ts";
 import { decrypt, sha256Hex } from "../../../security/crypto.ts";
 import { AUTH_LIMITS, clearLimits, hitLimits, refundHits } from "../../../security/rate-limit.ts";
 import { matchTotp } from "../../../security/totp.ts";
-import type { AuthContext } from "../context.ts";
+import type { AuthContext } from "../shared.ts";
 
 /** The associated data that binds a sealed TOTP secret to its account. */
-export const secretContext = (kind: PrincipalKind, principalId: string) =>
-  `totp:${kind}:${principalId}`;
+export const secretContext = (ctx: Pick<AuthContext, "account">, principalId: string) =>
+  `totp:${ctx.account.name}:${principalId}`;
 
 /** Recovery codes are compared case- and separator-insensitively: `abcde-fghij` = `ABCDEFGHIJ`. */
 export const normalizeRecoveryCode = (code: string) => code.toLowerCase().replace(/[^a-z0-9]/g, "");
@@ -27,12 +26,11 @@ export interface SecondFactorOptions {
  */
 export async function checkSecondFactor(
   ctx: AuthContext,
-  kind: PrincipalKind,
   principalId: string,
   code: string,
   options: SecondFactorOptions,
 ): Promise<number | null> {
-  const accountLimit = AUTH_LIMITS.codePerAccount(kind, principalId);
+  const accountLimit = AUTH_LIMITS.codePerAccount(ctx.account.name, principalId);
   const ipLimit = AUTH_LIMITS.codePerIp(ctx.ip);
   // Counted before the check (parallel guesses cannot outrun the limit), given back on success.
   await hitLimits(ctx.db, [accountLimit, ipLimit], ctx.now);
@@ -41,7 +39,7 @@ export async function checkSecondFactor(
     await refundHits(ctx.db, [ipLimit.key]);
     return value;
   };
-  const { twoFactor, recoveryCodes } = KIND_TABLES[kind].auth;
+  const { twoFactor, recoveryCodes } = ctx.account.auth;
   const [row] = await ctx.db
     .select()
     .from(twoFactor)
@@ -55,7 +53,7 @@ export async function checkSecondFactor(
     const key = await decrypt(
       ctx.env.ENCRYPTION_KEY,
       row.secretCiphertext,
-      secretContext(kind, principalId),
+      secretContext(ctx, principalId),
     );
     const step = matchTotp(key, code, ctx.now, row.lastUsedStep);
     if (step !== null) {

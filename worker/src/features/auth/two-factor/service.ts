@@ -1,11 +1,10 @@
 import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
 import { and, eq, isNull } from "drizzle-orm";
 import { ConflictError } from "../../../errors/app-error.ts";
-import { KIND_TABLES, type PrincipalKind } from "../../../security/account-kinds.ts";
 import { encrypt, sha256Hex } from "../../../security/crypto.ts";
 import { base32Secret, totpUri } from "../../../security/totp.ts";
-import type { AuthContext } from "../context.ts";
 import { getAccount } from "../session/service.ts";
+import type { AuthContext } from "../shared.ts";
 import { qrCodePngBase64 } from "./qr-png.ts";
 import { checkSecondFactor, normalizeRecoveryCode, secretContext } from "./second-factor.ts";
 
@@ -15,17 +14,17 @@ const RECOVERY_CODES = 10;
  * Step 1: a new secret, stored sealed and not active until a code proves the authenticator has
  * it. Calling it again before verifying replaces the pending secret.
  */
-export async function enableTwoFactor(ctx: AuthContext, kind: PrincipalKind, principalId: string) {
-  const account = await getAccount(ctx, kind, principalId);
+export async function enableTwoFactor(ctx: AuthContext, principalId: string) {
+  const account = await getAccount(ctx, principalId);
   if (account.twoFactorEnabled)
     throw new ConflictError("2FA is already enabled; disable it first.");
   const key = crypto.getRandomValues(new Uint8Array(20));
   const secretCiphertext = await encrypt(
     ctx.env.ENCRYPTION_KEY,
     key,
-    secretContext(kind, principalId),
+    secretContext(ctx, principalId),
   );
-  const { twoFactor } = KIND_TABLES[kind].auth;
+  const { twoFactor } = ctx.account.auth;
   // Only a secret that is not active yet may be replaced: a concurrent verify that turned 2FA on
   // in the meantime must not be undone.
   const written = await ctx.db
@@ -45,21 +44,16 @@ export async function enableTwoFactor(ctx: AuthContext, kind: PrincipalKind, pri
 }
 
 /** Step 2: a code from the authenticator turns 2FA on and yields 10 recovery codes, shown once. */
-export async function verifyTwoFactor(
-  ctx: AuthContext,
-  kind: PrincipalKind,
-  principalId: string,
-  code: string,
-) {
-  const account = await getAccount(ctx, kind, principalId);
+export async function verifyTwoFactor(ctx: AuthContext, principalId: string, code: string) {
+  const account = await getAccount(ctx, principalId);
   if (account.twoFactorEnabled) throw new ConflictError("2FA is already enabled.");
-  const { twoFactor, recoveryCodes } = KIND_TABLES[kind].auth;
+  const { twoFactor, recoveryCodes } = ctx.account.auth;
   const [pending] = await ctx.db
     .select({ principalId: twoFactor.principalId })
     .from(twoFactor)
     .where(eq(twoFactor.principalId, principalId));
   if (!pending) throw new ConflictError("Start with 2fa/enable to get a secret first.");
-  await checkSecondFactor(ctx, kind, principalId, code, {
+  await checkSecondFactor(ctx, principalId, code, {
     allowRecoveryCode: false,
     pending: true,
   });
@@ -86,16 +80,11 @@ export async function verifyTwoFactor(
 }
 
 /** Turning 2FA off needs a current TOTP code (not a recovery code). */
-export async function disableTwoFactor(
-  ctx: AuthContext,
-  kind: PrincipalKind,
-  principalId: string,
-  code: string,
-) {
-  const account = await getAccount(ctx, kind, principalId);
+export async function disableTwoFactor(ctx: AuthContext, principalId: string, code: string) {
+  const account = await getAccount(ctx, principalId);
   if (!account.twoFactorEnabled) throw new ConflictError("2FA is not enabled.");
-  await checkSecondFactor(ctx, kind, principalId, code, { allowRecoveryCode: false });
-  const { twoFactor, recoveryCodes } = KIND_TABLES[kind].auth;
+  await checkSecondFactor(ctx, principalId, code, { allowRecoveryCode: false });
+  const { twoFactor, recoveryCodes } = ctx.account.auth;
   await ctx.db.transaction(async (tx) => {
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.principalId, principalId));
     await tx.delete(twoFactor).where(eq(twoFactor.principalId, principalId));

@@ -1,9 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
-import { json, newRouter, signedIn } from "../../../openapi/router.ts";
-import { requireUser } from "../../../security/guard.ts";
+import { json, newRouter } from "../../../openapi/router.ts";
+import { signedIn } from "../../../security/guard.ts";
 import { IdParams } from "../../../validation/common.ts";
-import { playlistContext } from "../context.ts";
 import { LikeStateDto } from "../schema.ts";
 import { likePlaylist, unlikePlaylist } from "./service.ts";
 
@@ -18,7 +17,6 @@ const like = createRoute({
   ...signedIn("user"),
   summary: "Like a playlist",
   description: `${COMMON} Liking a playlist already liked changes nothing.`,
-  middleware: [requireUser] as const,
   request: { params: IdParams },
   responses: {
     200: json(LikeStateDto, "Liked."),
@@ -33,7 +31,6 @@ const unlike = createRoute({
   ...signedIn("user"),
   summary: "Remove a like",
   description: `${COMMON} Removing a like that is not there changes nothing.`,
-  middleware: [requireUser] as const,
   request: { params: IdParams },
   responses: {
     200: json(LikeStateDto, "Not liked (any more)."),
@@ -43,8 +40,8 @@ const unlike = createRoute({
 
 export const likeRoutes = newRouter()
   .openapi(like, async (c) => {
-    return c.json(await likePlaylist(playlistContext(c), c.req.valid("param").id), 200);
+    return c.json(await likePlaylist(c.var.deps, c.req.valid("param").id), 200);
   })
   .openapi(unlike, async (c) => {
-    return c.json(await unlikePlaylist(playlistContext(c), c.req.valid("param").id), 200);
+    return c.json(await unlikePlaylist(c.var.deps, c.req.valid("param").id), 200);
   });

@@ -1,17 +1,16 @@
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, playlistLikes, playlists } from "@edge-music/db";
 import { and, count, eq } from "drizzle-orm";
 import { NotFoundError } from "../../../errors/app-error.ts";
-import type { PlaylistContext } from "../context.ts";
 import { visibleTo } from "../queries.ts";
 import type { LikeStateOut } from "../schema.ts";
-import { callerOf } from "../service.ts";
+import type { PlaylistDeps } from "../service.ts";
 
 /**
  * POST /playlists/:id/like, idempotent: liking twice keeps one like. Only playlists the caller
  * may see can be liked (public ones and their own); others are 404, like on GET.
  */
-export async function likePlaylist(ctx: PlaylistContext, id: string): Promise<LikeStateOut> {
-  const userId = callerOf(ctx).id;
+export async function likePlaylist(ctx: PlaylistDeps, id: string): Promise<LikeStateOut> {
+  const userId = ctx.principal.id;
   await assertVisible(ctx, id, userId);
   try {
     await ctx.db.insert(playlistLikes).values({ userId, playlistId: id }).onConflictDoNothing();
@@ -24,8 +23,8 @@ export async function likePlaylist(ctx: PlaylistContext, id: string): Promise<Li
 }
 
 /** DELETE /playlists/:id/like, idempotent: removing a like that is not there is fine. */
-export async function unlikePlaylist(ctx: PlaylistContext, id: string): Promise<LikeStateOut> {
-  const userId = callerOf(ctx).id;
+export async function unlikePlaylist(ctx: PlaylistDeps, id: string): Promise<LikeStateOut> {
+  const userId = ctx.principal.id;
   await assertVisible(ctx, id, userId);
   await ctx.db
     .delete(playlistLikes)
@@ -33,7 +32,7 @@ export async function unlikePlaylist(ctx: PlaylistContext, id: string): Promise<
   return { liked: false, _count: { likes: await countLikes(ctx, id) } };
 }
 
-async function assertVisible(ctx: PlaylistContext, id: string, userId: string) {
+async function assertVisible(ctx: PlaylistDeps, id: string, userId: string) {
   const [row] = await ctx.db
     .select({ id: playlists.id })
     .from(playlists)
@@ -42,7 +41,7 @@ async function assertVisible(ctx: PlaylistContext, id: string, userId: string) {
 }
 
 // Counted after the write, in its own statement: the count includes every like committed by then.
-async function countLikes(ctx: PlaylistContext, id: string): Promise<number> {
+async function countLikes(ctx: PlaylistDeps, id: string): Promise<number> {
   const [row] = await ctx.db
     .select({ likes: count() })
     .from(playlistLikes)

@@ -1,11 +1,10 @@
 import { playlists, playlistTracks, tracks } from "@edge-music/db";
 import { and, count, eq, inArray, max, sql } from "drizzle-orm";
 import { ConflictError, NotFoundError } from "../../../errors/app-error.ts";
-import type { Principal } from "../../../security/guard.ts";
-import type { PlaylistContext } from "../context.ts";
+import type { Principal } from "../../../security/principal.ts";
 import { isReady, loadPlaylist, type Tx } from "../queries.ts";
 import { PLAYLIST_TRACKS_MAX, type PlaylistOut } from "../schema.ts";
-import { assertOwnPlaylist, callerOf } from "../service.ts";
+import { assertOwnPlaylist, type PlaylistDeps } from "../service.ts";
 
 /**
  * POST /playlists/:id/tracks: appends the tracks in the given order after the current last one,
@@ -14,11 +13,11 @@ import { assertOwnPlaylist, callerOf } from "../service.ts";
  * appends queue and never take the same positions.
  */
 export async function addTracks(
-  ctx: PlaylistContext,
+  ctx: PlaylistDeps,
   id: string,
   trackIds: string[],
 ): Promise<PlaylistOut> {
-  const principal = callerOf(ctx);
+  const principal = ctx.principal;
   return await ctx.db.transaction(async (tx) => {
     await assertOwnPlaylist(tx, principal, id, { lock: true });
     await assertPlayable(tx, trackIds);
@@ -48,11 +47,11 @@ export async function addTracks(
 
 /** DELETE /playlists/:id/tracks/:trackId: a track that is not in the playlist → 404. */
 export async function removeTrack(
-  ctx: PlaylistContext,
+  ctx: PlaylistDeps,
   id: string,
   trackId: string,
 ): Promise<PlaylistOut> {
-  const principal = callerOf(ctx);
+  const principal = ctx.principal;
   return await ctx.db.transaction(async (tx) => {
     await assertOwnPlaylist(tx, principal, id, { lock: true });
     // Positions keep their gap: order is all they mean, and appends start after the maximum.

@@ -1,20 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ValidationError } from "../../../errors/app-error.ts";
 import { isMultipart } from "../../../file-input/form.ts";
-import { readImage } from "../../../file-input/images.ts";
+import { COVER_BODY_LIMIT, readImage } from "../../../images/images.ts";
 import { multipartLimit } from "../../../middleware/body-limit.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
-import {
-  json,
-  jsonOrMultipartBody,
-  newRouter,
-  OPTIONAL_COOKIE_SECURITY,
-  signedIn,
-} from "../../../openapi/router.ts";
-import { optionalPrincipal, requireArtist } from "../../../security/guard.ts";
+import { json, jsonOrMultipartBody, newRouter } from "../../../openapi/router.ts";
+import { maybeSignedIn, signedIn } from "../../../security/guard.ts";
 import { IdParams } from "../../../validation/common.ts";
-import { catalogueContext } from "./context.ts";
-import { COVER_BODY_LIMIT } from "./cover.ts";
 import {
   OwnTrackDto,
   TrackDto,
@@ -44,7 +36,7 @@ const byId = createRoute({
   method: "get",
   path: "/{id}",
   tags,
-  security: OPTIONAL_COOKIE_SECURITY,
+  ...maybeSignedIn(),
   summary: "A track by id",
   description:
     "Public. A READY track is shown to everyone as `Track`. A track that is PROCESSING or FAILED is shown only to its owning artist and answers 404 to anyone else. When the caller is signed in as the owning artist, the answer is `OwnTrack` (the public fields plus `processingStatus`, `processingError`, `processingAttempts`, `processingStartedAt`, `processingFinishedAt`) whatever the state. Without an access cookie the caller is anonymous; a cookie that is present but invalid or expired answers 401 (refresh, then retry). The answer varies by the cookie (`Vary: Cookie`).",
@@ -59,8 +51,7 @@ const update = createRoute({
   method: "put",
   path: "/{id}",
   tags,
-  ...signedIn("artist"),
-  middleware: [requireArtist, multipartLimit(COVER_BODY_LIMIT)] as const,
+  ...signedIn("artist", multipartLimit(COVER_BODY_LIMIT)),
   summary: "Update an own track",
   description:
     "Owner only, in any processing state. JSON `{title?, albumId?}`, or multipart/form-data with the same text fields plus an optional `cover` image (PNG, JPEG or WebP recognised by its bytes, else 415; at most 5 MB, else 413). At least one field (else 400). `title`: trimmed, 1–200 characters. `albumId`: one of the caller's own albums, or null (in multipart: an empty value) to make the track a single; an album that does not exist or belongs to another artist answers 404 alike. A new cover gets a new `/static/covers/…` path and the replaced cover is deleted. Another artist's track: 403. Answers the updated `OwnTrack`.",
@@ -79,7 +70,6 @@ const remove = createRoute({
   path: "/{id}",
   tags,
   ...signedIn("artist"),
-  middleware: [requireArtist] as const,
   summary: "Delete an own track",
   description:
     "Owner only, in any processing state. Deletes the track with its file records, its entries in playlists and its listens in histories, then every object under `tracks/<id>/` in storage and its cover. Objects are deleted after the row: if storage fails, the failure is logged and the objects stay behind, unreachable (no route serves a deleted track). Another artist's track: 403.",
@@ -91,14 +81,10 @@ const remove = createRoute({
 export const trackCatalogueRoutes = newRouter()
   .openapi(list, async (c) => {
     const { page, limit, ...filter } = c.req.valid("query");
-    return c.json(await listTracks(catalogueContext(c), filter, { page, limit }), 200);
+    return c.json(await listTracks(c.var.deps, filter, { page, limit }), 200);
   })
   .openapi(byId, async (c) => {
-    const track = await getTrack(
-      catalogueContext(c),
-      c.req.valid("param").id,
-      await optionalPrincipal(c),
-    );
+    const track = await getTrack(c.var.deps, c.req.valid("param").id);
     c.header("vary", "Cookie");
     return c.json(track, 200);
   })
@@ -119,9 +105,9 @@ export const trackCatalogueRoutes = newRouter()
     }
     const { id } = c.req.valid("param");
     const input = { title, albumId, cover };
-    return c.json(await updateTrack(catalogueContext(c), c.get("principal"), id, input), 200);
+    return c.json(await updateTrack(c.var.deps, id, input), 200);
   })
   .openapi(remove, async (c) => {
-    await deleteTrack(catalogueContext(c), c.get("principal"), c.req.valid("param").id);
+    await deleteTrack(c.var.deps, c.req.valid("param").id);
     return c.body(null, 204);
   });

@@ -1,22 +1,24 @@
-import { albums, type Database, tracks } from "@edge-music/db";
+import { trackKeys } from "@edge-music/contracts";
+import { albums, type Transaction, tracks } from "@edge-music/db";
 import { and, eq } from "drizzle-orm";
 import { NotFoundError } from "../../../errors/app-error.ts";
-import type { Image } from "../../../file-input/images.ts";
+import type { Image } from "../../../images/images.ts";
+import { discardImages, replaceImages } from "../../../images/replace.ts";
 import { describeError } from "../../../logger.ts";
-import { assertOwner, type Principal } from "../../../security/guard.ts";
+import type { RequestDeps } from "../../../request-deps.ts";
+import { assertOwner } from "../../../security/guard.ts";
 import { deletePrefix } from "../../../storage/index.ts";
 import type { Page } from "../../../validation/common.ts";
-import type { CatalogueContext } from "./context.ts";
-import { discardMedia, updateWithCover } from "./cover.ts";
 import { findTrack, readyTracks, type TrackFilter, toOwnTrackDto, toTrackDto } from "./queries.ts";
 import type { OwnTrackView, TrackView } from "./schema.ts";
 
-type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+/** What the track services take; each function picks what it uses. */
+type CatalogueDeps = Pick<RequestDeps, "db" | "storage" | "log" | "principal" | "viewer">;
 
 const trackNotFound = (id: string) => new NotFoundError(`No track with id ${id}.`);
 
 export async function listTracks(
-  ctx: Pick<CatalogueContext, "db">,
+  ctx: Pick<CatalogueDeps, "db">,
   filter: TrackFilter,
   page: Page,
 ): Promise<TrackView[]> {
@@ -29,10 +31,10 @@ export async function listTracks(
  * owner always gets the processing fields.
  */
 export async function getTrack(
-  ctx: Pick<CatalogueContext, "db">,
+  ctx: Pick<CatalogueDeps, "db" | "viewer">,
   id: string,
-  caller: Principal | null,
 ): Promise<TrackView | OwnTrackView> {
+  const caller = ctx.viewer;
   const row = await findTrack(ctx.db, id);
   const own = caller?.kind === "artist" && row?.artistId === caller.id;
   if (!row || (row.processingStatus !== "READY" && !own)) throw trackNotFound(id);
@@ -50,40 +52,39 @@ export interface TrackUpdate {
  * replaced; the album is locked FOR SHARE, so it cannot be deleted before the update commits.
  */
 export async function updateTrack(
-  ctx: CatalogueContext,
-  caller: Principal,
+  ctx: Pick<CatalogueDeps, "db" | "storage" | "log" | "principal">,
   id: string,
   update: TrackUpdate,
 ): Promise<OwnTrackView> {
-  await updateWithCover(ctx, update.cover, (storeCover) =>
-    ctx.db.transaction(async (tx) => {
-      const [track] = await tx
-        .select({ artistId: tracks.artistId, cover: tracks.cover })
-        .from(tracks)
-        .where(eq(tracks.id, id))
-        .for("update");
-      if (!track) throw trackNotFound(id);
-      assertOwner(caller, track.artistId, "track");
-      if (update.albumId) await lockOwnAlbum(tx, caller.id, update.albumId);
-      const cover = await storeCover();
-      await tx
-        .update(tracks)
-        .set({
-          ...(update.title !== undefined ? { title: update.title } : {}),
-          ...(update.albumId !== undefined ? { albumId: update.albumId } : {}),
-          ...(cover ? { cover } : {}),
-        })
-        .where(and(eq(tracks.id, id), eq(tracks.artistId, caller.id)));
-      return { replaced: track.cover, result: undefined };
-    }),
-  );
+  const caller = ctx.principal;
+  const images = update.cover ? { cover: { folder: "covers" as const, image: update.cover } } : {};
+  await replaceImages(ctx, images, async (tx, store) => {
+    const [track] = await tx
+      .select({ artistId: tracks.artistId, cover: tracks.cover })
+      .from(tracks)
+      .where(eq(tracks.id, id))
+      .for("update");
+    if (!track) throw trackNotFound(id);
+    assertOwner(caller, track.artistId, "track");
+    if (update.albumId) await lockOwnAlbum(tx, caller.id, update.albumId);
+    const { cover } = await store();
+    await tx
+      .update(tracks)
+      .set({
+        ...(update.title !== undefined ? { title: update.title } : {}),
+        ...(update.albumId !== undefined ? { albumId: update.albumId } : {}),
+        ...(cover ? { cover } : {}),
+      })
+      .where(and(eq(tracks.id, id), eq(tracks.artistId, caller.id)));
+    return { previous: { cover: track.cover }, result: undefined };
+  });
   const row = await findTrack(ctx.db, id);
   if (!row) throw trackNotFound(id);
   return toOwnTrackDto(row);
 }
 
 /** Another artist's album answers like a missing one: whose albums exist is not the point. */
-async function lockOwnAlbum(tx: Tx, artistId: string, albumId: string): Promise<void> {
+async function lockOwnAlbum(tx: Transaction, artistId: string, albumId: string): Promise<void> {
   const [album] = await tx
     .select({ id: albums.id })
     .from(albums)
@@ -99,10 +100,10 @@ async function lockOwnAlbum(tx: Tx, artistId: string, albumId: string): Promise<
  * is logged and leaves harmless orphans rather than failing a delete that has happened.
  */
 export async function deleteTrack(
-  ctx: CatalogueContext,
-  caller: Principal,
+  ctx: Pick<CatalogueDeps, "db" | "storage" | "log" | "principal">,
   id: string,
 ): Promise<void> {
+  const caller = ctx.principal;
   const [row] = await ctx.db
     .delete(tracks)
     .where(and(eq(tracks.id, id), eq(tracks.artistId, caller.id)))
@@ -115,12 +116,12 @@ export async function deleteTrack(
     if (other) assertOwner(caller, other.artistId, "track");
     throw trackNotFound(id);
   }
-  const prefix = `tracks/${id}/`;
+  const { prefix } = trackKeys(id);
   try {
     await deletePrefix(ctx.storage, prefix);
     if (row.sourceKey && !row.sourceKey.startsWith(prefix)) await ctx.storage.delete(row.sourceKey);
   } catch (error) {
     ctx.log.error("deleting a track's files failed", { trackId: id, ...describeError(error) });
   }
-  await discardMedia(ctx, [row.cover], { trackId: id });
+  await discardImages(ctx, [row.cover], { trackId: id });
 }

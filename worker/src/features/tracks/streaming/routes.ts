@@ -98,9 +98,9 @@ async function stream(c: Context<AppEnv>, trackId: string, key: string, cacheCon
     response.headers.set("x-edge-cache", "hit");
     return response;
   }
-  const services = c.get("services");
-  await assertStreamable(services.db(), trackId);
-  const response = await serveObject(services.storage, {
+  const { db, storage } = c.var.deps;
+  await assertStreamable(db, trackId);
+  const response = await serveObject(storage, {
     key,
     cacheControl,
     range: c.req.header("range"),

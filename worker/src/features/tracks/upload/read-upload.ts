@@ -6,8 +6,8 @@ import {
   ValidationError,
 } from "../../../errors/app-error.ts";
 import { AUDIO_CONTENT_TYPES, AUDIO_SNIFF_BYTES, sniffAudio } from "../../../file-input/audio.ts";
-import { IMAGE_MAX_BYTES, type Image, sniffImage } from "../../../file-input/images.ts";
 import { parseMultipartStream, type StreamedPart } from "../../../file-input/multipart-stream.ts";
+import { IMAGE_MAX_BYTES, type Image, sniffImage } from "../../../images/images.ts";
 import { type ObjectStorage, ObjectTooLargeError } from "../../../storage/index.ts";
 
 export interface UploadForm {

@@ -1,22 +1,20 @@
-import { albums, type Database, tracks } from "@edge-music/db";
+import { albums, tracks } from "@edge-music/db";
 import { and, eq } from "drizzle-orm";
 import { enqueueConversion } from "../../../connections/queue.ts";
-import type { RedisClient } from "../../../connections/redis.ts";
 import {
   NotFoundError,
+  PayloadTooLargeError,
   ServiceUnavailableError,
+  UnsupportedMediaTypeError,
   ValidationError,
 } from "../../../errors/app-error.ts";
-import { deleteMedia, type Image, storeImage } from "../../../file-input/images.ts";
-import type { Logger } from "../../../logger.ts";
-import type { ObjectStorage } from "../../../storage/index.ts";
-
-export interface UploadContext {
-  db: Database;
-  redis(): RedisClient;
-  storage: ObjectStorage;
-  log: Logger;
-}
+import { boundaryOf } from "../../../file-input/multipart-stream.ts";
+import { IMAGE_MAX_BYTES, type Image, mediaKey, storeImage } from "../../../images/images.ts";
+import { describeError } from "../../../logger.ts";
+import type { RequestDeps } from "../../../request-deps.ts";
+import { findTrack, toOwnTrackDto } from "../catalogue/queries.ts";
+import type { OwnTrackView } from "../catalogue/schema.ts";
+import { readUpload } from "./read-upload.ts";
 
 export interface NewUpload {
   trackId: string;
@@ -44,39 +42,100 @@ export function validateUpload(upload: NewUpload) {
   return { title: title as string, source: upload.source as NonNullable<NewUpload["source"]> };
 }
 
+/** The most a request may declare: the audio, a cover and the form's framing. */
+const maxBodyBytes = (maxUploadBytes: number) => maxUploadBytes + IMAGE_MAX_BYTES + 64 * 1024;
+
+/** What a failed upload leaves behind, undone in one place (see `undoUpload`). */
+interface Undo {
+  /** Stored objects: the source as it streams in, then the cover. */
+  objects: string[];
+  /** The track row, once inserted. */
+  row: boolean;
+}
+
 /**
- * The track row and its conversion job, all or nothing. The row is committed first, so the job
- * always finds its track (a transcoder may take it the moment it is added); if Redis refuses the
- * job, the row is deleted again and the answer is 503 (the caller deletes the uploaded objects).
- * Should even that delete fail, the transcoder's reconciler re-adds the missing job later.
+ * POST /tracks, all of it: the multipart body is streamed (the audio straight to storage, checked
+ * by its bytes), the cover is stored, then the track row is committed and its conversion job
+ * added. The row is committed first, so the job always finds its track (a transcoder may take it
+ * the moment it is added). Until the job is added, every failure undoes the upload (row, then
+ * objects); a refused job is a 503. Answers the artist's view of the new track.
  */
-export async function createUpload(ctx: UploadContext, upload: NewUpload) {
-  const { title, source } = validateUpload(upload);
-  const cover = upload.cover ? await storeImage(ctx.storage, "covers", upload.cover) : null;
+export async function uploadTrack(
+  ctx: Pick<RequestDeps, "db" | "redis" | "storage" | "log" | "env" | "principal">,
+  request: Request,
+): Promise<OwnTrackView> {
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!contentType.toLowerCase().startsWith("multipart/form-data")) {
+    throw new UnsupportedMediaTypeError("Send the upload as multipart/form-data.");
+  }
+  const maxBytes = ctx.env.MAX_UPLOAD_BYTES;
+  if (Number(request.headers.get("content-length") ?? 0) > maxBodyBytes(maxBytes)) {
+    throw new PayloadTooLargeError(maxBytes);
+  }
+  const trackId = crypto.randomUUID();
+  const artistId = ctx.principal.id;
+  const undo: Undo = { objects: [], row: false };
   try {
-    const track = await insertTrack(ctx, upload, title, source, cover);
+    const form = await readUpload(request.body ?? new ReadableStream(), boundaryOf(contentType), {
+      trackId,
+      storage: ctx.storage,
+      maxBytes,
+      uploaded: undo.objects,
+    });
+    const upload = { trackId, artistId, ...form };
+    const { title, source } = validateUpload(upload);
+    const cover = upload.cover ? await storeImage(ctx.storage, "covers", upload.cover) : null;
+    const coverKey = mediaKey(cover);
+    if (coverKey) undo.objects.push(coverKey);
+    await insertTrack(ctx, upload, title, source, cover);
+    undo.row = true;
     try {
-      await enqueueConversion(ctx.redis(), {
-        trackId: track.id,
-        artistId: upload.artistId,
+      await enqueueConversion(ctx.redis, {
+        trackId,
+        artistId,
         sourceKey: source.key,
         sourceFileName: source.fileName,
       });
     } catch (error) {
-      await ctx.db.delete(tracks).where(eq(tracks.id, track.id));
       throw new ServiceUnavailableError("The conversion queue is unavailable; try again.", {
         cause: error,
       });
     }
-    return track;
   } catch (error) {
-    await deleteMedia(ctx.storage, [cover]).catch(() => {});
+    await undoUpload(ctx, trackId, undo);
     throw error;
   }
+  const row = await findTrack(ctx.db, trackId);
+  if (!row) throw new NotFoundError(`No track with id ${trackId}.`);
+  return toOwnTrackDto(row);
+}
+
+/**
+ * Removes what a failed upload made: the row first (then nothing points at the objects), then the
+ * objects. Logged, not thrown: the request already fails with its own error. Should the row
+ * survive, its objects stay too: the transcoder's reconciler re-adds the missing job later.
+ */
+async function undoUpload(
+  ctx: Pick<RequestDeps, "db" | "storage" | "log">,
+  trackId: string,
+  undo: Undo,
+) {
+  if (undo.row) {
+    try {
+      await ctx.db.delete(tracks).where(eq(tracks.id, trackId));
+    } catch (error) {
+      ctx.log.error("undoing an upload: the track row stays", { trackId, ...describeError(error) });
+      return;
+    }
+  }
+  if (undo.objects.length === 0) return;
+  await ctx.storage.delete(undo.objects).catch((error: unknown) => {
+    ctx.log.warn("undoing an upload: objects stay behind", { trackId, ...describeError(error) });
+  });
 }
 
 async function insertTrack(
-  ctx: UploadContext,
+  ctx: Pick<RequestDeps, "db">,
   upload: NewUpload,
   title: string,
   source: { key: string; fileName: string },

@@ -8,6 +8,9 @@ import type { ObjectStorage } from "../storage/index.ts";
 /** Images (avatars, backgrounds, covers): at most 5 MB each. */
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 
+/** Multipart bodies with one cover: the 5 MB image plus the text fields and framing. */
+export const COVER_BODY_LIMIT = IMAGE_MAX_BYTES + 1024 * 1024;
+
 export type ImageFolder = "avatars" | "backgrounds" | "covers";
 
 export interface Image {

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { NotFoundError } from "../../errors/app-error.ts";
-import { mediaKey } from "../../file-input/images.ts";
+import { mediaKey } from "../../images/images.ts";
 import { problemResponses } from "../../openapi/problem-responses.ts";
 import { newRouter } from "../../openapi/router.ts";
 
@@ -36,10 +36,10 @@ const serve = createRoute({
 });
 
 /** /static/*: images from object storage. */
-export const imageRoutes = newRouter().openapi(serve, async (c) => {
+export const staticRoutes = newRouter().openapi(serve, async (c) => {
   const { folder, file } = c.req.valid("param");
   const key = mediaKey(`/static/${folder}/${file}`);
-  const object = key ? await c.get("services").storage.get(key) : null;
+  const object = key ? await c.var.deps.storage.get(key) : null;
   if (!object) throw new NotFoundError("No such image.");
   const headers = {
     "content-type": object.contentType ?? "application/octet-stream",

@@ -1,0 +1,42 @@
+import type { Database } from "@edge-music/db";
+import type { RedisClient } from "./connections/redis.ts";
+import type { Env } from "./env.ts";
+import type { Logger } from "./logger.ts";
+import type { Principal } from "./security/principal.ts";
+import type { ObjectStorage } from "./storage/index.ts";
+
+/**
+ * Everything a service may need of the request, made once per request by the request-context
+ * middleware (`c.var.deps`). Services never see Hono's context: each takes the `Pick<RequestDeps,
+ * …>` of what it uses, so a unit test passes only those. Connections are opened on first use and
+ * closed after the response; never spread this object (that would open every connection).
+ */
+export interface RequestDeps {
+  /** Postgres (opened on first use). */
+  readonly db: Database;
+  /** Redis, for the job queue (opened on first use). */
+  readonly redis: RedisClient;
+  /** R2 or S3, as the environment says (made on first use). */
+  readonly storage: ObjectStorage;
+  readonly log: Logger;
+  readonly env: Env;
+  /** The request's clock: one instant for everything the request decides. */
+  readonly now: Date;
+  /** The client address as Cloudflare reports it ("unknown" when absent). */
+  readonly ip: string;
+  readonly userAgent: string | undefined;
+  /** Work that may finish after the response (sending mail, removing replaced objects). */
+  waitUntil(promise: Promise<unknown>): void;
+  /**
+   * The signed-in caller. Only on routes whose guard is `signedIn(kind)`: reading it elsewhere is
+   * a programming error (it throws).
+   */
+  readonly principal: Principal;
+  /** The caller when signed in, else null: routes whose guard is `maybeSignedIn()`. */
+  readonly viewer: Principal | null;
+}
+
+/** A `RequestDeps` whose database is a transaction's: the same request, inside `db.transaction`. */
+export function withDb<D extends { readonly db: Database }>(deps: D, db: Database): D {
+  return Object.create(deps, { db: { value: db, enumerable: true } });
+}
