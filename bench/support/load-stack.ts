@@ -1,29 +1,15 @@
 // The processes of the load benchmark beyond the stack's own: the transcoder, run as `./run dev`
 // runs it (its own process, the real queue), and the named parts whose memory is sampled.
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { type DevWorker, type Infra, startProcess } from "@edge-music/stack";
+import { type DevWorker, type Infra, startTranscoderProcess } from "@edge-music/stack";
 import type { LogLines } from "./log-lines.ts";
 import { commandLine, descendants, type Part } from "./proc-mem.ts";
 import type { Lifecycle } from "./seed-stack.ts";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
-
 /** transcoder/src/main.ts against the stack; returns its pid. */
 export function startTranscoder(life: Lifecycle, infra: Infra, log: LogLines) {
-  const proc = startProcess(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: join(root, "transcoder"),
-    env: {
-      ...process.env,
-      DATABASE_URL: infra.databaseUrl,
-      NEON_WS_PROXY: infra.neonWsProxy,
-      REDIS_URL: infra.redisUrl,
-      S3_ENDPOINT: infra.s3.endpoint,
-      S3_REGION: infra.s3.region,
-      S3_BUCKET: infra.s3.bucket,
-      S3_ACCESS_KEY_ID: infra.s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: infra.s3.secretAccessKey,
-    },
+  const proc = startTranscoderProcess(infra, {
+    // As `./run dev`: the bench's own variables reach it under the stack's.
+    inherited: process.env,
     log: (line) => log.push(line),
   });
   life.defer(() => proc.stop());

@@ -55,3 +55,67 @@ export function parseRedisUrl(value: string): RedisTarget {
     tls: url.protocol === "rediss+cluster:",
   };
 }
+
+/** ioredis's DNS hook, as far as it is used here (this module imports no client). */
+type DnsLookup = (hostname: string, callback: (error: null, address: string) => void) => void;
+
+/** What a cluster URL says of every node: credentials and TLS. */
+export interface RedisNodeCredentials {
+  username?: string;
+  password?: string;
+  tls?: Record<string, never>;
+}
+
+/**
+ * The arguments of an ioredis client for REDIS_URL, the same on both sides:
+ * `new Redis(c.url, c.options)` for a single server, `new Cluster(c.nodes, c.options)` for a cluster.
+ */
+export type RedisConnectionOptions<Options extends object, ClusterOptions extends object> =
+  | { mode: "single"; url: string; options: Options & { lazyConnect?: true } }
+  | {
+      mode: "cluster";
+      nodes: [{ host: string; port: number }];
+      options: ClusterOptions & {
+        lazyConnect?: true;
+        dnsLookup: DnsLookup;
+        redisOptions: Options & RedisNodeCredentials;
+      };
+    };
+
+/**
+ * REDIS_URL as ioredis's arguments, with the caller's options where each belongs:
+ * - `redis`: options of every connection to a server (the single one, or each node of a cluster);
+ * - `cluster`: options of the Cluster client itself, used only for a cluster URL;
+ * - `lazyConnect`: connect on the first command; it lives on the single client, and on the
+ *   Cluster client rather than its nodes.
+ * A cluster's nodes get the URL's user, password and TLS; hostnames go to the socket as they are,
+ * so TLS checks certificates against the name (managed clusters announce names when TLS is on)
+ * and no DNS module is needed (the Workers runtime resolves names itself).
+ */
+export function redisConnectionOptions<
+  Options extends object = Record<never, never>,
+  ClusterOptions extends object = Record<never, never>,
+>(
+  url: string,
+  overrides: { redis?: Options; cluster?: ClusterOptions; lazyConnect?: boolean } = {},
+): RedisConnectionOptions<Options, ClusterOptions> {
+  const target = parseRedisUrl(url);
+  const redis = overrides.redis ?? ({} as Options);
+  const lazy = overrides.lazyConnect ? { lazyConnect: true as const } : {};
+  if (target.mode === "single") return { mode: "single", url, options: { ...redis, ...lazy } };
+  return {
+    mode: "cluster",
+    nodes: [target.seed],
+    options: {
+      ...(overrides.cluster ?? ({} as ClusterOptions)),
+      ...lazy,
+      dnsLookup: (address, callback) => callback(null, address),
+      redisOptions: {
+        ...redis,
+        ...(target.username ? { username: target.username } : {}),
+        ...(target.password ? { password: target.password } : {}),
+        ...(target.tls ? { tls: {} } : {}),
+      },
+    },
+  };
+}

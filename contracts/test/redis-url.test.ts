@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRedisUrl } from "../src/index.ts";
+import { parseRedisUrl, redisConnectionOptions } from "../src/index.ts";
 
 describe("REDIS_URL", () => {
   it("passes a single server's URL through unchanged", () => {
@@ -39,5 +39,53 @@ describe("REDIS_URL", () => {
     expect(problem("redis+cluster:///")).toMatch(/no host|not a URL/);
     expect(problem("not a url")).toBe("is not a URL");
     expect(problem("redis+cluster://:secret@h:7000/3")).not.toContain("secret");
+  });
+});
+
+describe("redisConnectionOptions", () => {
+  const redis = { maxRetriesPerRequest: 1, connectTimeout: 2_000 };
+  const cluster = { slotsRefreshTimeout: 2_000 };
+
+  it("gives a single server the URL and the connection's options, lazily if asked", () => {
+    const url = "rediss://default:pw@cache.example:6380/2";
+    expect(redisConnectionOptions(url)).toEqual({ mode: "single", url, options: {} });
+    expect(redisConnectionOptions(url, { redis, cluster, lazyConnect: true })).toEqual({
+      mode: "single",
+      url,
+      options: { ...redis, lazyConnect: true },
+    });
+  });
+
+  it("gives a cluster its seed, the client's options, and every node's options and credentials", () => {
+    const options = redisConnectionOptions("rediss+cluster://app:p%40ss@cfg.cache.example:7000", {
+      redis,
+      cluster,
+      lazyConnect: true,
+    });
+    expect(options).toEqual({
+      mode: "cluster",
+      nodes: [{ host: "cfg.cache.example", port: 7000 }],
+      options: {
+        ...cluster,
+        // On the Cluster client, not in every node's options.
+        lazyConnect: true,
+        dnsLookup: expect.any(Function),
+        redisOptions: { ...redis, username: "app", password: "p@ss", tls: {} },
+      },
+    });
+    expect(redisConnectionOptions("redis+cluster://127.0.0.1:7000").options).toEqual({
+      dnsLookup: expect.any(Function),
+      redisOptions: {},
+    });
+  });
+
+  it("hands a cluster node's hostname to the socket unresolved (TLS checks the name)", () => {
+    const options = redisConnectionOptions("rediss+cluster://cfg.cache.example:7000").options;
+    if (!("dnsLookup" in options)) throw new Error("no dnsLookup");
+    let resolved: string | undefined;
+    options.dnsLookup("node-1.cache.example", (_error, address) => {
+      resolved = address;
+    });
+    expect(resolved).toBe("node-1.cache.example");
   });
 });

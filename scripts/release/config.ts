@@ -43,17 +43,7 @@ export const releaseConfig: ReleaseConfig = {
     {
       name: "build: worker bundle",
       command: [
-        "pnpm",
-        "--filter",
-        "@edge-music/worker",
-        "exec",
-        "wrangler",
-        "deploy",
-        "--dry-run",
-        "--config",
-        "../wrangler.toml",
-        "--env",
-        "production",
+        ...workerWrangler(["deploy", "--dry-run"], "production"),
         "--outdir",
         "../dist/worker",
       ],
@@ -69,6 +59,16 @@ export const releaseConfig: ReleaseConfig = {
     "MAIL_API_KEY",
   ],
 };
+
+/**
+ * The worker package's wrangler on one environment of wrangler.toml, as pnpm runs it (in worker/,
+ * hence `../wrangler.toml`): `args` are the command and its flags. The cut's build gate and the
+ * deploy run the same one.
+ */
+export function workerWrangler(args: string[], environment: string): string[] {
+  const wrangler = ["pnpm", "--filter", "@edge-music/worker", "exec", "wrangler"];
+  return [...wrangler, ...args, "--config", "../wrangler.toml", "--env", environment];
+}
 
 export function statusContexts(config: ReleaseConfig) {
   return {

@@ -1,4 +1,4 @@
-import type { ReleaseConfig } from "./config.ts";
+import { type ReleaseConfig, workerWrangler } from "./config.ts";
 import { RefusedError, ReleaseError } from "./errors.ts";
 import { describeCommand, run } from "./exec.ts";
 import { parseReleaseTag } from "./version.ts";
@@ -53,8 +53,6 @@ export function deployPlan(input: DeployInput): DeployStep[] {
   const host = input.env.DEPLOY_HOST ?? "<DEPLOY_HOST>";
   const ssh = (remote: string) => ["ssh", ...input.sshOptions, host, remote];
   const exported = `export IMAGE_TAG=${shq(input.tag)} IMAGE_REGISTRY=${shq(input.registry)};`;
-  const wrangler = ["pnpm", "--filter", "@edge-music/worker", "exec", "wrangler"];
-  const scope = ["--config", "../wrangler.toml", "--env", input.environment];
   const secrets = Object.fromEntries(
     input.config.workerSecrets.flatMap((name) =>
       input.env[name] ? [[name, input.env[name]]] : [],
@@ -78,16 +76,14 @@ export function deployPlan(input: DeployInput): DeployStep[] {
   if (Object.keys(secrets).length > 0) {
     steps.push({
       name: `Worker secrets (${Object.keys(secrets).join(", ")})`,
-      command: [...wrangler, "secret", "bulk", ...scope],
+      command: workerWrangler(["secret", "bulk"], input.environment),
       input: JSON.stringify(secrets),
     });
   }
   steps.push({
     name: "Worker",
     command: [
-      ...wrangler,
-      "deploy",
-      ...scope,
+      ...workerWrangler(["deploy"], input.environment),
       "--tag",
       input.tag,
       "--message",

@@ -18,6 +18,19 @@ export interface PullRequest {
   base: { ref: string };
 }
 
+/**
+ * One commit of createCommitOnBranch, flattened: the message's headline and body, additions with
+ * base64 contents, deletions by path.
+ */
+export interface CommitOnBranchInput {
+  branch: string;
+  expectedHeadOid: string;
+  headline: string;
+  body: string;
+  additions: { path: string; contents: string }[];
+  deletions: string[];
+}
+
 export class GitHubApiError extends ReleaseError {
   constructor(
     readonly status: number,
@@ -111,14 +124,7 @@ export class GitHub {
    * One commit on a branch through GraphQL's createCommitOnBranch: GitHub signs it (shown as
    * Verified) because GitHub itself creates it. expectedHeadOid makes it fail rather than race.
    */
-  async commitOnBranch(input: {
-    branch: string;
-    expectedHeadOid: string;
-    headline: string;
-    body: string;
-    additions: { path: string; contents: string }[];
-    deletions: string[];
-  }): Promise<string> {
+  async commitOnBranch(input: CommitOnBranchInput): Promise<string> {
     const query = `mutation($input: CreateCommitOnBranchInput!) {
   createCommitOnBranch(input: $input) { commit { oid url } }
 }`;

@@ -13,6 +13,12 @@ import { startProcess } from "./process.ts";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const main = fileURLToPath(new URL("dev-worker-main.ts", import.meta.url));
 
+/** wrangler offline: no telemetry, no fetch of the `cf` object (scripts/dev.ts runs it so too). */
+export const WRANGLER_OFFLINE_ENV = {
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+};
+
 export interface DevWorkerOptions {
   config: string;
   /** Where local state goes (a temporary folder: a benchmark or a test must not touch .wrangler/). */
@@ -43,15 +49,10 @@ export async function startDevWorker(options: DevWorkerOptions): Promise<DevWork
     ["--import", "tsx", main, JSON.stringify(childOptions)],
     {
       cwd: root,
-      // Offline, as scripts/dev.ts runs it: no telemetry, no fetch of the `cf` object. No local
-      // tracing either: wrangler otherwise stores a span of every request in the same workerd
-      // (≈ 120 MB and 1.4× the CPU per request under load), which tests and benches never read.
-      env: {
-        ...process.env,
-        WRANGLER_SEND_METRICS: "false",
-        CLOUDFLARE_CF_FETCH_ENABLED: "false",
-        X_LOCAL_OBSERVABILITY: "false",
-      },
+      // Offline, as scripts/dev.ts runs it. No local tracing either: wrangler otherwise stores a
+      // span of every request in the same workerd (≈ 120 MB and 1.4× the CPU per request under
+      // load), which tests and benches never read.
+      env: { ...process.env, ...WRANGLER_OFFLINE_ENV, X_LOCAL_OBSERVABILITY: "false" },
       // Kept for the error message of a failed start: wrangler says why.
       log: (line) => {
         if (line.startsWith("ready ")) ready(line.slice("ready ".length));
@@ -76,8 +77,15 @@ export async function startDevWorker(options: DevWorkerOptions): Promise<DevWork
   return { url: started, pid: proc.child.pid ?? 0, stop: () => proc.stop() };
 }
 
-/** The Worker's variables against a local stack: S3 storage and secrets made for this run. */
-export function stackWorkerVars(infra: InfraInfo, publicBaseUrl: string): Record<string, string> {
+/**
+ * The Worker's variables against a local stack: S3 storage and secrets made for this run;
+ * `overrides` go over them (the dev stack's kept secrets, its log level).
+ */
+export function stackWorkerVars(
+  infra: InfraInfo,
+  publicBaseUrl: string,
+  overrides: Record<string, string> = {},
+): Record<string, string> {
   return {
     // Through the pooler, as the Worker reaches Neon's pooled endpoint in production.
     DATABASE_URL: infra.pooledDatabaseUrl,
@@ -94,7 +102,22 @@ export function stackWorkerVars(infra: InfraInfo, publicBaseUrl: string): Record
     S3_BUCKET: infra.s3.bucket,
     S3_ACCESS_KEY_ID: infra.s3.accessKeyId,
     S3_SECRET_ACCESS_KEY: infra.s3.secretAccessKey,
+    ...overrides,
   };
+}
+
+/**
+ * Variables as wrangler reads them from an env file (`.dev.vars`, `--env-file`): `KEY="value"`, one
+ * a line, after an optional `# comment` line. Owner-only: the file holds secrets.
+ */
+export async function writeEnvFile(
+  file: string,
+  vars: Record<string, string>,
+  comment?: string,
+): Promise<void> {
+  const lines = Object.entries(vars).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
+  if (comment) lines.unshift(`# ${comment}`);
+  await writeFile(file, `${lines.join("\n")}\n`, { mode: 0o600 });
 }
 
 /**
@@ -106,10 +129,8 @@ export async function startStackWorker(
   options: { tmp: string; log?: (line: string) => void },
 ): Promise<DevWorker> {
   const port = await freePort();
-  const vars = stackWorkerVars(infra, `http://127.0.0.1:${port}`);
   const envFile = join(options.tmp, "worker.env");
-  const text = Object.entries(vars).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
-  await writeFile(envFile, `${text.join("\n")}\n`, { mode: 0o600 });
+  await writeEnvFile(envFile, stackWorkerVars(infra, `http://127.0.0.1:${port}`));
   return await startDevWorker({
     config: join(root, "wrangler.toml"),
     port,

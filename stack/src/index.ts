@@ -4,6 +4,8 @@ export {
   stackWorkerVars,
   startDevWorker,
   startStackWorker,
+  WRANGLER_OFFLINE_ENV,
+  writeEnvFile,
 } from "./dev-worker.ts";
 export { type Infra, type InfraInfo, type InfraOptions, startInfra } from "./infra.ts";
 export { type LogFn, lineSplitter, logTail, silent } from "./log.ts";

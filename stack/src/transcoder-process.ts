@@ -7,14 +7,23 @@ import { type ManagedProcess, startProcess } from "./process.ts";
 
 const transcoderDir = fileURLToPath(new URL("../../transcoder", import.meta.url));
 
-/** The transcoder's variables against a local stack; `env` adds to them or overrides them. */
+/**
+ * The transcoder's variables against a local stack; `env` adds to them or overrides them.
+ * `inherited` goes under them: a caller's own environment (`./run dev` passes its shell's, so that
+ * CONCURRENCY and the like set there reach the transcoder); by default only PATH and HOME.
+ */
 export function stackTranscoderVars(
   infra: InfraInfo,
   env: Record<string, string> = {},
+  inherited: NodeJS.ProcessEnv = {},
 ): Record<string, string> {
+  const kept = Object.entries(inherited).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined,
+  );
   return {
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? tmpdir(),
+    ...Object.fromEntries(kept),
     REDIS_URL: infra.redisUrl,
     DATABASE_URL: infra.databaseUrl,
     NEON_WS_PROXY: infra.neonWsProxy,
@@ -33,11 +42,11 @@ export function stackTranscoderVars(
  */
 export function startTranscoderProcess(
   infra: InfraInfo,
-  options: { env?: Record<string, string>; log: LogFn },
+  options: { env?: Record<string, string>; inherited?: NodeJS.ProcessEnv; log: LogFn },
 ): ManagedProcess {
   return startProcess(process.execPath, ["--import", "tsx", join(transcoderDir, "src/main.ts")], {
     cwd: transcoderDir,
-    env: stackTranscoderVars(infra, options.env),
+    env: stackTranscoderVars(infra, options.env, options.inherited),
     log: options.log,
   });
 }

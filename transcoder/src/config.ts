@@ -1,4 +1,4 @@
-import { AUDIO_PROCESSING_QUEUE, parseRedisUrl } from "@edge-music/contracts";
+import { parseRedisUrl } from "@edge-music/contracts";
 import { z } from "zod";
 
 const ConfigSchema = z.object({
@@ -12,7 +12,6 @@ const ConfigSchema = z.object({
   }),
   DATABASE_URL: z.url(),
   NEON_WS_PROXY: z.url().optional(),
-  QUEUE_NAME: z.string().min(1).default(AUDIO_PROCESSING_QUEUE),
   CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).default(30_000),
   S3_ENDPOINT: z.url().optional(),

@@ -1,4 +1,8 @@
-import { AUDIO_PROCESSING_QUEUE_PREFIX, parseRedisUrl } from "@edge-music/contracts";
+import {
+  AUDIO_PROCESSING_QUEUE,
+  AUDIO_PROCESSING_QUEUE_PREFIX,
+  parseRedisUrl,
+} from "@edge-music/contracts";
 import { createDb } from "@edge-music/db/node";
 import { Queue } from "bullmq";
 import { loadConfig } from "./config.ts";
@@ -25,7 +29,7 @@ const queueConnection = connectRedis(config.REDIS_URL, { blocking: false });
 queueConnection.on("error", (error) =>
   log.warn("queue connection error", { error: error.message }),
 );
-const queue = new Queue(config.QUEUE_NAME, {
+const queue = new Queue(AUDIO_PROCESSING_QUEUE, {
   connection: queueConnection,
   prefix: AUDIO_PROCESSING_QUEUE_PREFIX,
 });
@@ -36,7 +40,7 @@ const reconciler = startReconciler({
   minAgeMs: config.RECONCILE_MIN_AGE_MS,
 });
 log.info("transcoder started", {
-  queue: config.QUEUE_NAME,
+  queue: AUDIO_PROCESSING_QUEUE,
   prefix: AUDIO_PROCESSING_QUEUE_PREFIX,
   redis: parseRedisUrl(config.REDIS_URL).mode,
   concurrency: config.CONCURRENCY,

@@ -1,4 +1,8 @@
-import { AUDIO_PROCESSING_QUEUE_PREFIX, parseRedisUrl } from "@edge-music/contracts";
+import {
+  AUDIO_PROCESSING_QUEUE,
+  AUDIO_PROCESSING_QUEUE_PREFIX,
+  redisConnectionOptions,
+} from "@edge-music/contracts";
 import { type Job, type Processor, Worker } from "bullmq";
 import IORedis, { Cluster } from "ioredis";
 import type { Config } from "./config.ts";
@@ -10,17 +14,30 @@ export interface Transcoder {
   close(): Promise<void>;
 }
 
+export interface TranscoderOptions {
+  /**
+   * BullMQ's key prefix; the contract's unless given (ADR 0005). Not a setting: tests give each
+   * transcoder its own (`{test-<uuid>}`) so that suites sharing one Redis never take each other's
+   * jobs, as every key of a queue is `<prefix>:<queue>:…`.
+   */
+  prefix?: string;
+}
+
 /**
- * The BullMQ side of the transcoder: one worker on the conversion queue (under the contract's
- * prefix), its own Redis connection, a single server or a cluster (`maxRetriesPerRequest: null`,
- * as BullMQ requires for blocking commands), errors logged.
+ * The BullMQ side of the transcoder: one worker on the contract's conversion queue (under the
+ * contract's prefix), its own Redis connection, a single server or a cluster
+ * (`maxRetriesPerRequest: null`, as BullMQ requires for blocking commands), errors logged.
  * The processor is injected; the conversion pipeline is its own module.
  */
-export function startTranscoder(config: Config, processor: Processor): Transcoder {
+export function startTranscoder(
+  config: Config,
+  processor: Processor,
+  { prefix = AUDIO_PROCESSING_QUEUE_PREFIX }: TranscoderOptions = {},
+): Transcoder {
   const connection = connectRedis(config.REDIS_URL, { blocking: true });
-  const worker = new Worker(config.QUEUE_NAME, processor, {
+  const worker = new Worker(AUDIO_PROCESSING_QUEUE, processor, {
     connection,
-    prefix: AUDIO_PROCESSING_QUEUE_PREFIX,
+    prefix,
     concurrency: config.CONCURRENCY,
     lockDuration: config.LOCK_DURATION_MS,
     stalledInterval: config.STALLED_INTERVAL_MS,
@@ -61,24 +78,16 @@ export function startTranscoder(config: Config, processor: Processor): Transcode
 
 /**
  * A connection to REDIS_URL: one server (`redis[s]://`) or a Redis Cluster (`redis[s]+cluster://`,
- * a seed node; user, password and TLS apply to every node). `blocking`: for a BullMQ Worker, whose
- * blocking commands must wait for Redis instead of failing after a few retries.
+ * a seed node), as the contract's redisConnectionOptions lays it out for the Worker too.
+ * `blocking`: for a BullMQ Worker, whose blocking commands must wait for Redis instead of failing
+ * after a few retries.
  */
 export function connectRedis(url: string, options: { blocking: boolean }): IORedis | Cluster {
-  const retries = options.blocking ? { maxRetriesPerRequest: null } : {};
-  const target = parseRedisUrl(url);
-  if (target.mode === "single") return new IORedis(url, retries);
-  return new Cluster([target.seed], {
-    // Hostnames go to the socket as they are, so TLS checks certificates against the name
-    // (managed clusters announce names, not addresses, when TLS is on).
-    dnsLookup: (address, callback) => callback(null, address),
-    redisOptions: {
-      ...retries,
-      ...(target.username ? { username: target.username } : {}),
-      ...(target.password ? { password: target.password } : {}),
-      ...(target.tls ? { tls: {} } : {}),
-    },
-  });
+  const redis = options.blocking ? { maxRetriesPerRequest: null } : {};
+  const connection = redisConnectionOptions(url, { redis });
+  return connection.mode === "single"
+    ? new IORedis(connection.url, connection.options)
+    : new Cluster(connection.nodes, connection.options);
 }
 
 /** How long interrupted jobs get to record their failure before the connections are cut. */

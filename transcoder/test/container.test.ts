@@ -1,6 +1,8 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { AUDIO_PROCESSING_QUEUE, AUDIO_PROCESSING_QUEUE_PREFIX } from "@edge-music/contracts";
+import { Queue } from "bullmq";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { parse } from "yaml";
 import { CONFIG_KEYS } from "../src/config.ts";
@@ -8,6 +10,8 @@ import { CONFIG_KEYS } from "../src/config.ts";
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const repo = here("../../");
 const infra = inject("infra");
+/** No other suite selects a Redis database: they all use 0 (a Redis Cluster has only that one). */
+const OWN_REDIS_DATABASE = 15;
 
 function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }) {
   const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
@@ -24,20 +28,32 @@ describe("the image's artefact (dist/main.mjs)", () => {
     expect(await build.exited, build.output()).toBe(0);
   }, 60_000);
 
-  it("starts on a real Redis and exits 0 on SIGTERM", async () => {
+  it("starts on a real Redis and exits 0 on SIGTERM", async (context) => {
+    // The process takes the contract's queue, which the Worker's suites fill on this Redis's
+    // database 0: it gets a database of its own, configured as production is, through REDIS_URL.
+    const redisUrl = new URL(infra.redisUrl);
+    redisUrl.pathname = `/${OWN_REDIS_DATABASE}`;
+    context.onTestFinished(async () => {
+      const queue = new Queue(AUDIO_PROCESSING_QUEUE, {
+        connection: { url: redisUrl.toString() },
+        prefix: AUDIO_PROCESSING_QUEUE_PREFIX,
+      });
+      await queue.obliterate({ force: true });
+      await queue.close();
+    });
     const proc = run(process.execPath, ["dist/main.mjs"], {
       cwd: here(".."),
       env: {
         PATH: process.env.PATH,
-        REDIS_URL: infra.redisUrl,
+        REDIS_URL: redisUrl.toString(),
         DATABASE_URL: infra.databaseUrl,
-        QUEUE_NAME: `test-${crypto.randomUUID()}`,
       },
     });
     for (let i = 0; i < 100 && !proc.output().includes("transcoder started"); i++) {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(proc.output()).toContain("transcoder started");
+    expect(proc.output()).toContain(`"queue":"${AUDIO_PROCESSING_QUEUE}"`);
     proc.child.kill("SIGTERM");
     expect(await proc.exited).toBe(0);
     expect(proc.output()).toContain('"message":"stopped"');

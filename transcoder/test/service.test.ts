@@ -1,8 +1,9 @@
-import { AUDIO_PROCESSING_QUEUE_PREFIX } from "@edge-music/contracts";
+import { AUDIO_PROCESSING_QUEUE } from "@edge-music/contracts";
 import { Queue, QueueEvents } from "bullmq";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { startTranscoder, type Transcoder } from "../src/service.ts";
+import { uniquePrefix } from "./support/harness.ts";
 
 const infra = inject("infra");
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -20,35 +21,37 @@ function deferred() {
   return { promise, resolve };
 }
 
+/** The contract's queue under a prefix of this test's own; start the transcoder with `options`. */
 function setup(overrides: Record<string, string> = {}) {
-  const queueName = `test-${crypto.randomUUID()}`;
   const config = loadConfig({
     REDIS_URL: infra.redisUrl,
     DATABASE_URL: infra.databaseUrl,
-    QUEUE_NAME: queueName,
     ...overrides,
   });
   const connection = { url: infra.redisUrl };
-  // The transcoder's worker uses the contract's prefix: a queue under another one is another queue.
-  const prefix = AUDIO_PROCESSING_QUEUE_PREFIX;
-  const queue = new Queue(queueName, { connection, prefix });
-  const events = new QueueEvents(queueName, { connection, prefix });
+  const prefix = uniquePrefix();
+  const queue = new Queue(AUDIO_PROCESSING_QUEUE, { connection, prefix });
+  const events = new QueueEvents(AUDIO_PROCESSING_QUEUE, { connection, prefix });
   cleanups.push(async () => {
     await queue.obliterate({ force: true });
     await queue.close();
     await events.close();
   });
-  return { config, queue, events };
+  return { config, queue, events, options: { prefix } };
 }
 
 describe("transcoder service", () => {
   it("takes jobs from its queue and reports their result", async () => {
-    const { config, queue, events } = setup();
+    const { config, queue, events, options } = setup();
     const seen: unknown[] = [];
-    const transcoder: Transcoder = startTranscoder(config, async (job) => {
-      seen.push(job.data);
-      return { ok: true };
-    });
+    const transcoder: Transcoder = startTranscoder(
+      config,
+      async (job) => {
+        seen.push(job.data);
+        return { ok: true };
+      },
+      options,
+    );
     cleanups.push(() => transcoder.close());
     await events.waitUntilReady();
     const job = await queue.add("convert", { trackId: "t1" });
@@ -57,14 +60,18 @@ describe("transcoder service", () => {
   });
 
   it("on close lets the running job finish, then stops taking jobs", async () => {
-    const { config, queue, events } = setup();
+    const { config, queue, events, options } = setup();
     const running = deferred();
     const gate = deferred();
-    const transcoder = startTranscoder(config, async () => {
-      running.resolve();
-      await gate.promise;
-      return "done";
-    });
+    const transcoder = startTranscoder(
+      config,
+      async () => {
+        running.resolve();
+        await gate.promise;
+        return "done";
+      },
+      options,
+    );
     await events.waitUntilReady();
     const job = await queue.add("convert", { n: 1 });
     await running.promise;
@@ -83,12 +90,16 @@ describe("transcoder service", () => {
   });
 
   it("on close gives up on a job that outlives the shutdown timeout", async () => {
-    const { config, queue, events } = setup({ SHUTDOWN_TIMEOUT_MS: "1000" });
+    const { config, queue, events, options } = setup({ SHUTDOWN_TIMEOUT_MS: "1000" });
     const running = deferred();
-    const transcoder = startTranscoder(config, async () => {
-      running.resolve();
-      await new Promise(() => {});
-    });
+    const transcoder = startTranscoder(
+      config,
+      async () => {
+        running.resolve();
+        await new Promise(() => {});
+      },
+      options,
+    );
     await events.waitUntilReady();
     await queue.add("convert", { n: 1 });
     await running.promise;
@@ -99,20 +110,24 @@ describe("transcoder service", () => {
   });
 
   it("after the shutdown timeout, interrupts running jobs through their abort signal", async () => {
-    const { config, queue, events } = setup({ SHUTDOWN_TIMEOUT_MS: "1000" });
+    const { config, queue, events, options } = setup({ SHUTDOWN_TIMEOUT_MS: "1000" });
     const running = deferred();
     let abortedAfter: number | undefined;
     let started = 0;
     // Three parameters: BullMQ hands such processors an abort signal.
-    const transcoder = startTranscoder(config, async (_job, _token, signal) => {
-      running.resolve();
-      await new Promise((_, reject) =>
-        signal?.addEventListener("abort", () => {
-          abortedAfter = Date.now() - started;
-          reject(new Error(`interrupted (${signal.reason})`));
-        }),
-      );
-    });
+    const transcoder = startTranscoder(
+      config,
+      async (_job, _token, signal) => {
+        running.resolve();
+        await new Promise((_, reject) =>
+          signal?.addEventListener("abort", () => {
+            abortedAfter = Date.now() - started;
+            reject(new Error(`interrupted (${signal.reason})`));
+          }),
+        );
+      },
+      options,
+    );
     await events.waitUntilReady();
     const job = await queue.add("convert", { n: 1 }, { attempts: 3, backoff: 60_000 });
     await running.promise;
@@ -131,8 +146,8 @@ describe("transcoder service", () => {
   it("hands BullMQ its lock and stalled-check settings (BullMQ's defaults unless set)", async () => {
     const defaults = setup().config;
     expect(defaults).toMatchObject({ LOCK_DURATION_MS: 30_000, STALLED_INTERVAL_MS: 30_000 });
-    const { config } = setup({ LOCK_DURATION_MS: "4000", STALLED_INTERVAL_MS: "1500" });
-    const transcoder = startTranscoder(config, async () => ({}));
+    const { config, options } = setup({ LOCK_DURATION_MS: "4000", STALLED_INTERVAL_MS: "1500" });
+    const transcoder = startTranscoder(config, async () => ({}), options);
     cleanups.push(() => transcoder.close());
     expect(transcoder.worker.opts).toMatchObject({ lockDuration: 4000, stalledInterval: 1500 });
   });

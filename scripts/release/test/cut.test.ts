@@ -5,7 +5,7 @@ import { releaseConfig } from "../config.ts";
 import { cutRelease, type GateRunner } from "../cut.ts";
 import { RefusedError } from "../errors.ts";
 import { git } from "../git.ts";
-import { type FakeGitHub, startFakeGitHub } from "./support/fake-github.ts";
+import { anOpenPull, type FakeGitHub, startFakeGitHub } from "./support/fake-github.ts";
 import { type Fixture, makeFixture, WORKSPACES } from "./support/fixture-repo.ts";
 
 let fixture: Fixture;
@@ -100,14 +100,7 @@ describe("the cut", () => {
         state: "success",
       }),
     ]);
-    expect(gh.pulls).toEqual([
-      expect.objectContaining({
-        state: "open",
-        head: { ref: "release/v1.5.0" },
-        base: { ref: "production" },
-        title: "Release v1.5.0",
-      }),
-    ]);
+    expect(gh.pulls).toEqual([anOpenPull("release/v1.5.0", "production", "Release v1.5.0")]);
     expect(gh.pulls[0]?.body).toContain("- Browse by genre. (`@fx/core`)");
   });
 

@@ -108,6 +108,21 @@ describe("images of a tag", () => {
     return shas;
   }
 
+  /** publishImages of a tag of the fixture to ghcr.io/acme, for the repository acme/edge. */
+  async function publish(
+    tag: string,
+    o: { dryRun: boolean; docker: Docker; log: (line: string) => void },
+  ) {
+    await publishImages({
+      root: fixture.root,
+      config: releaseConfig,
+      release: await resolveRelease(fixture.root, tag),
+      registry: "ghcr.io/acme",
+      repository: "acme/edge",
+      ...o,
+    });
+  }
+
   it("resolve to their commit; newest is decided by version, not by name", async () => {
     const shas = await tagged(["1.9.3", "1.10.0"]);
     expect(await resolveRelease(fixture.root, "v1.10.0")).toEqual({
@@ -136,17 +151,7 @@ describe("images of a tag", () => {
     await tagged(["1.2.0"]);
     const { docker, calls } = fakeDocker();
     const lines: string[] = [];
-    const rel = await resolveRelease(fixture.root, "v1.2.0");
-    await publishImages({
-      root: fixture.root,
-      config: releaseConfig,
-      release: rel,
-      registry: "ghcr.io/acme",
-      repository: "acme/edge",
-      dryRun: true,
-      docker,
-      log: (l) => lines.push(l),
-    });
+    await publish("v1.2.0", { dryRun: true, docker, log: (l) => lines.push(l) });
     expect(calls.map((c) => c.split(" ")[0])).toEqual(releaseConfig.images.map(() => "build"));
     expect(lines.filter((l) => l.startsWith("[dry run] would push"))).toHaveLength(
       releaseConfig.images.length * 3,
@@ -159,17 +164,7 @@ describe("images of a tag", () => {
       "ghcr.io/acme/migrate:v1.2.0",
       `ghcr.io/acme/migrate:${shas["1.2.0"]}`,
     ]);
-    const rel = await resolveRelease(fixture.root, "v1.2.0");
-    await publishImages({
-      root: fixture.root,
-      config: releaseConfig,
-      release: rel,
-      registry: "ghcr.io/acme",
-      repository: "acme/edge",
-      dryRun: false,
-      docker,
-      log: () => {},
-    });
+    await publish("v1.2.0", { dryRun: false, docker, log: () => {} });
     expect(calls).toEqual([
       `build transcoder/Dockerfile ghcr.io/acme/transcoder:v1.2.0,ghcr.io/acme/transcoder:${shas["1.2.0"]},ghcr.io/acme/transcoder:production`,
       "push ghcr.io/acme/transcoder:v1.2.0",

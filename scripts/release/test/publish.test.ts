@@ -3,7 +3,7 @@ import { prependReleaseSection } from "../changelog.ts";
 import { releaseConfig } from "../config.ts";
 import { git } from "../git.ts";
 import { openBackmerge, publish } from "../publish.ts";
-import { type FakeGitHub, startFakeGitHub } from "./support/fake-github.ts";
+import { anOpenPull, type FakeGitHub, startFakeGitHub } from "./support/fake-github.ts";
 import { type Fixture, makeFixture } from "./support/fixture-repo.ts";
 
 let fixture: Fixture;
@@ -99,12 +99,7 @@ describe("the back-merge", () => {
 
     expect(await git(fixture.origin, ["rev-parse", "refs/heads/backmerge/v1.5.0"])).toBe(sha);
     expect(gh.pulls).toEqual([
-      expect.objectContaining({
-        state: "open",
-        head: { ref: "backmerge/v1.5.0" },
-        base: { ref: "main" },
-        title: "Back-merge v1.5.0 into main",
-      }),
+      anOpenPull("backmerge/v1.5.0", "main", "Back-merge v1.5.0 into main"),
     ]);
   });
 });

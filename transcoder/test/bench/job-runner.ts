@@ -7,7 +7,7 @@ import { PutObjectCommand } from "@aws-sdk/client-s3";
 import {
   AUDIO_PROCESSING_JOB_NAME,
   AUDIO_PROCESSING_JOB_OPTIONS,
-  AUDIO_PROCESSING_QUEUE_PREFIX,
+  AUDIO_PROCESSING_QUEUE,
   audioJobId,
   trackKeys,
 } from "@edge-music/contracts";
@@ -48,18 +48,16 @@ const DEADLINE_MS = 15 * 60_000;
 export async function startJobRunner(infra: JobRunnerInfra): Promise<JobRunner> {
   const database = createDb(infra.databaseUrl, { wsProxy: infra.neonWsProxy });
   const storage = createStorage(infra.s3);
-  const queueName = `bench-${crypto.randomUUID()}`;
+  // The contract's queue under a prefix of this runner's own: no other worker takes its jobs.
+  const prefix = `{bench-${crypto.randomUUID()}}`;
   const config = loadConfig({
     REDIS_URL: infra.redisUrl,
     DATABASE_URL: infra.databaseUrl,
     NEON_WS_PROXY: infra.neonWsProxy,
-    QUEUE_NAME: queueName,
   });
-  const transcoder = startTranscoder(config, createProcessor({ db: database.db, storage, config }));
-  const queue = new Queue(queueName, {
-    connection: { url: infra.redisUrl },
-    prefix: AUDIO_PROCESSING_QUEUE_PREFIX,
-  });
+  const processor = createProcessor({ db: database.db, storage, config });
+  const transcoder = startTranscoder(config, processor, { prefix });
+  const queue = new Queue(AUDIO_PROCESSING_QUEUE, { connection: { url: infra.redisUrl }, prefix });
   const username = `bench_${crypto.randomUUID().slice(0, 8)}`;
   const [artist] = await database.db
     .insert(artists)

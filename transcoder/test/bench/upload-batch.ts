@@ -11,8 +11,8 @@ import { artists, trackFiles, tracks } from "@edge-music/db";
 import { createDb } from "@edge-music/db/node";
 import { Queue } from "bullmq";
 import { eq } from "drizzle-orm";
-import { enqueueConversion } from "../../../worker/src/services/queue.ts";
-import { createRequestRedis } from "../../../worker/src/services/redis.ts";
+import { enqueueConversion } from "../../../worker/src/connections/queue.ts";
+import { createRequestRedis } from "../../../worker/src/connections/redis.ts";
 import { createStorage } from "../../src/storage.ts";
 import type { JobRunnerInfra } from "./job-runner.ts";
 

@@ -4,7 +4,7 @@ import { ListObjectsV2Command, PutObjectCommand } from "@aws-sdk/client-s3";
 import {
   AUDIO_PROCESSING_JOB_NAME,
   AUDIO_PROCESSING_JOB_OPTIONS,
-  AUDIO_PROCESSING_QUEUE_PREFIX,
+  AUDIO_PROCESSING_QUEUE,
   type AudioJobPayload,
   audioJobId,
   trackKeys,
@@ -23,6 +23,13 @@ const infra = inject("infra");
 
 export const unique = (prefix: string) => `${prefix}${crypto.randomUUID().slice(0, 8)}`;
 
+/**
+ * A BullMQ key prefix of one test's own: the queue keeps the contract's name, and every key of it
+ * (`<prefix>:<queue>:…`) is apart from the other suites' on the shared Redis. A hash tag, like the
+ * contract's prefix, so that it works on a Redis Cluster too.
+ */
+export const uniquePrefix = () => `{test-${crypto.randomUUID()}}`;
+
 /** Small backoff for tests; everything else as the contract says. */
 export const TEST_JOB_OPTIONS: JobsOptions = {
   ...AUDIO_PROCESSING_JOB_OPTIONS,
@@ -37,8 +44,9 @@ export interface TestTrack {
 }
 
 /**
- * The database, storage and Redis of the test run, and per test a fresh queue with a worker
- * running the real processor. `close()` obliterates the queues and closes everything.
+ * The database, storage and Redis of the test run, and per test a fresh queue (the contract's,
+ * under a prefix of its own) with a worker running the real processor. `close()` obliterates the
+ * queues and closes everything.
  */
 export function createHarness() {
   const handle = createDb(inject("appDatabaseUrl"), { wsProxy: infra.neonWsProxy });
@@ -53,19 +61,18 @@ export function createHarness() {
     context: Pick<TestContext, "onTestFinished">,
     options: { config?: Record<string, string>; deps?: Partial<ProcessorDeps> } = {},
   ) {
-    const name = `test-${crypto.randomUUID()}`;
+    const prefix = uniquePrefix();
     const config = loadConfig({
       REDIS_URL: infra.redisUrl,
       DATABASE_URL: inject("appDatabaseUrl"),
-      QUEUE_NAME: name,
       ...options.config,
     });
-    const queue = new Queue(name, {
+    const queue = new Queue(AUDIO_PROCESSING_QUEUE, {
       connection: { url: infra.redisUrl },
-      prefix: AUDIO_PROCESSING_QUEUE_PREFIX,
+      prefix,
     });
     const processor = createProcessor({ db, storage, config, ...options.deps });
-    const transcoder = startTranscoder(config, processor);
+    const transcoder = startTranscoder(config, processor, { prefix });
     context.onTestFinished(async (): Promise<void> => {
       await transcoder.close();
       await queue.obliterate({ force: true });

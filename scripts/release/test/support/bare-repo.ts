@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { run } from "../../exec.ts";
+import type { CommitOnBranchInput } from "../../github.ts";
 
 /** What GitHub does to its copy of the repository, done with git on a local bare repository. */
 export class HttpError extends Error {
@@ -94,14 +95,7 @@ export class BareRepo {
   }
 
   /** createCommitOnBranch: one commit of additions and deletions on top of the branch's head. */
-  async commitOnBranch(input: {
-    branch: string;
-    expectedHeadOid: string;
-    headline: string;
-    body: string;
-    additions: { path: string; contents: string }[];
-    deletions: { path: string }[];
-  }): Promise<string> {
+  async commitOnBranch(input: CommitOnBranchInput): Promise<string> {
     const head = await this.resolve(`refs/heads/${input.branch}`);
     if (!head) throw new HttpError(404, `branch ${input.branch} not found`);
     if (head !== input.expectedHeadOid) {
@@ -121,7 +115,7 @@ export class BareRepo {
         const blob = await this.git(["hash-object", "-w", "--stdin"], { input: content });
         entries.push(`100644 ${blob.out}\t${file.path}`);
       }
-      for (const file of input.deletions) entries.push(`0 ${"0".repeat(40)}\t${file.path}`);
+      for (const path of input.deletions) entries.push(`0 ${"0".repeat(40)}\t${path}`);
       await this.git(["update-index", "--index-info"], { env, input: `${entries.join("\n")}\n` });
       const tree = await this.git(["write-tree"], { env });
       if (!tree.ok) throw new HttpError(500, tree.err);

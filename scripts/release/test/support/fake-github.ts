@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { expect } from "vitest";
 import { GitHub } from "../../github.ts";
 import { BareRepo, HttpError } from "./bare-repo.ts";
 
@@ -17,6 +18,10 @@ export interface FakePull {
   head: { ref: string };
   base: { ref: string };
 }
+
+/** Matches an open pull request of head into base with that title (in `expect(…).toEqual`). */
+export const anOpenPull = (head: string, base: string, title: string) =>
+  expect.objectContaining({ state: "open", head: { ref: head }, base: { ref: base }, title });
 
 export interface FakeGitHub {
   github: GitHub;
@@ -185,7 +190,8 @@ export async function startFakeGitHub(bare: string, repository = "acme/edge"): P
         branch,
         expectedHeadOid,
         ...message,
-        ...fileChanges,
+        additions: fileChanges.additions,
+        deletions: fileChanges.deletions.map((file) => file.path),
       });
       state.commits.push({ branch, oid, headline: message.headline });
       return {
