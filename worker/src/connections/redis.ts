@@ -1,4 +1,4 @@
-import { parseRedisUrl } from "@edge-music/contracts";
+import { redisConnectionOptions } from "@edge-music/contracts";
 import Redis, { Cluster, type RedisOptions } from "ioredis";
 
 /** A single Redis or a Redis Cluster, as REDIS_URL says (`redis[s]://` or `redis[s]+cluster://`). */
@@ -16,28 +16,25 @@ const REQUEST_OPTIONS = {
 } satisfies RedisOptions;
 
 /**
- * A Redis connection for one request (Workers forbid sockets that outlive a request).
- * A cluster costs more per request than a single server: the seed node is asked for the slot
- * map (CLUSTER SLOTS) before the command goes to the node owning the queue's slot.
+ * A Redis connection for one request (Workers forbid sockets that outlive a request), with the
+ * connection options the transcoder uses too (`redisConnectionOptions`: credentials, TLS, no DNS
+ * lookup of our own). A cluster costs more per request than a single server: the seed node is
+ * asked for the slot map (CLUSTER SLOTS) before the command goes to the node owning the queue's
+ * slot.
  */
 export function createRequestRedis(url: string): RedisClient {
-  const target = parseRedisUrl(url);
-  if (target.mode === "single") return new Redis(url, { ...REQUEST_OPTIONS, lazyConnect: true });
-  return new Cluster([target.seed], {
+  const connection = redisConnectionOptions(url, {
+    redis: REQUEST_OPTIONS,
     lazyConnect: true,
-    enableOfflineQueue: true,
-    enableReadyCheck: false,
-    // One attempt at the slot map, like the single-server client's one attempt at connecting.
-    clusterRetryStrategy: () => null,
-    slotsRefreshTimeout: 2_000,
-    // Hostnames go to the socket as they are: TLS then checks the certificate against the name,
-    // and no node:dns lookup is needed (the Workers runtime resolves names itself).
-    dnsLookup: (address, callback) => callback(null, address),
-    redisOptions: {
-      ...REQUEST_OPTIONS,
-      ...(target.username ? { username: target.username } : {}),
-      ...(target.password ? { password: target.password } : {}),
-      ...(target.tls ? { tls: {} } : {}),
+    cluster: {
+      enableOfflineQueue: true,
+      enableReadyCheck: false,
+      // One attempt at the slot map, like the single-server client's one attempt at connecting.
+      clusterRetryStrategy: () => null,
+      slotsRefreshTimeout: 2_000,
     },
   });
+  return connection.mode === "single"
+    ? new Redis(connection.url, connection.options)
+    : new Cluster(connection.nodes, connection.options);
 }

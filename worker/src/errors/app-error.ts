@@ -29,16 +29,23 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   /** Extra members of the problem document (for example `checks` of the readiness probe). */
   readonly extensions: Record<string, unknown> | undefined;
+  /** Response headers the error's status needs (Retry-After of a 429, Content-Range of a 416). */
+  readonly headers: Readonly<Record<string, string>>;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { cause?: unknown; extensions?: Record<string, unknown> } = {},
+    options: {
+      cause?: unknown;
+      extensions?: Record<string, unknown>;
+      headers?: Record<string, string>;
+    } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
     this.extensions = options.extensions;
+    this.headers = options.headers ?? {};
   }
 }
 
@@ -74,12 +81,6 @@ export class NotFoundError extends AppError {
   }
 }
 
-export class MethodNotAllowedError extends AppError {
-  constructor(message = "This method is not allowed on this resource.") {
-    super("METHOD_NOT_ALLOWED", message);
-  }
-}
-
 export class ConflictError extends AppError {
   constructor(message: string, options: { cause?: unknown } = {}) {
     super("CONFLICT", message, options);
@@ -105,6 +106,7 @@ export class RateLimitedError extends AppError {
   constructor(retryAfterSeconds: number) {
     super("RATE_LIMITED", "Too many requests. Try again later.", {
       extensions: { retryAfterSeconds },
+      headers: { "retry-after": String(retryAfterSeconds) },
     });
     this.retryAfterSeconds = retryAfterSeconds;
   }
@@ -136,6 +138,7 @@ export class RangeNotSatisfiableError extends AppError {
     super(
       "RANGE_NOT_SATISFIABLE",
       `The requested range is outside the ${size} bytes of the object.`,
+      { headers: { "content-range": `bytes */${size}` } },
     );
   }
 }

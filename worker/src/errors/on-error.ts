@@ -4,13 +4,7 @@ import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../app-env.ts";
 import { describeError } from "../logger.ts";
 import { StorageUnavailableError } from "../storage/port.ts";
-import {
-  AppError,
-  type ErrorCode,
-  RangeNotSatisfiableError,
-  RateLimitedError,
-  ValidationError,
-} from "./app-error.ts";
+import { AppError, type ErrorCode, ValidationError } from "./app-error.ts";
 import { PROBLEM_TYPES, problem, problemResponse } from "./problem.ts";
 
 const CODE_BY_STATUS = new Map<number, ErrorCode>(
@@ -44,11 +38,7 @@ export function onError(error: Error, c: Context<AppEnv>): Response {
     });
     if (body.status >= 500)
       log?.error(error.message, { code: error.code, ...describeError(error) });
-    const headers: Record<string, string> = { "x-request-id": requestId };
-    if (error instanceof RateLimitedError) headers["retry-after"] = String(error.retryAfterSeconds);
-    if (error instanceof RangeNotSatisfiableError)
-      headers["content-range"] = `bytes */${error.size}`;
-    return problemResponse(body, headers);
+    return problemResponse(body, { ...error.headers, "x-request-id": requestId });
   }
   if (error instanceof HTTPException && error.status < 500) {
     const code = CODE_BY_STATUS.get(error.status) ?? "MALFORMED_REQUEST";

@@ -83,3 +83,30 @@ export async function deleteMedia(storage: ObjectStorage, paths: Array<string | 
   const keys = paths.map(mediaKey).filter((key): key is string => key !== null);
   if (keys.length > 0) await storage.delete(keys);
 }
+
+/**
+ * An owner's update as the handler got it: its text fields, plus the named image fields of a
+ * multipart body read with `readImage`. An update that changes nothing is a 400 (`empty_update`).
+ */
+export async function readUpdate<T extends Record<string, unknown>, I extends string>(
+  fields: T,
+  files: object | undefined,
+  images: readonly I[],
+): Promise<T & { [K in I]?: Image | undefined }> {
+  const read: { [K in I]?: Image } = {};
+  for (const name of images) {
+    const file = (files as Partial<Record<I, unknown>> | undefined)?.[name];
+    if (file !== undefined) read[name] = await readImage(file, name);
+  }
+  const update = { ...fields, ...read };
+  if (Object.values(update).every((value) => value === undefined)) {
+    throw new ValidationError([
+      {
+        path: "body",
+        message: `send at least one of ${[...Object.keys(fields), ...images].join(", ")}`,
+        code: "empty_update",
+      },
+    ]);
+  }
+  return update;
+}

@@ -1,6 +1,4 @@
-import { zValidator } from "@hono/zod-validator";
-import type { Context, ValidationTargets } from "hono";
-import type { ZodType } from "zod";
+import type { Context } from "hono";
 import { type FieldError, ValidationError } from "../errors/app-error.ts";
 
 /** Turns zod issues into our field errors; the raw zod result never reaches a client. */
@@ -19,18 +17,8 @@ export function toValidationError(error: IssueList, target: string): ValidationE
 
 type HookResult = { success: true } | { success: false; error: IssueList; target?: string };
 
-/** The one validation hook: used by `validator()` and as OpenAPIHono's `defaultHook`. */
+/** The one validation hook: OpenAPIHono's `defaultHook` for every router. */
 export function validationHook(result: HookResult, _c: Context): undefined {
   if (!result.success) throw toValidationError(result.error, result.target ?? "request");
   return undefined;
-}
-
-/** `@hono/zod-validator` that throws our ValidationError (for routes outside the OpenAPI helpers). */
-export function validator<Target extends keyof ValidationTargets, Schema extends ZodType>(
-  target: Target,
-  schema: Schema,
-) {
-  return zValidator(target, schema, (result) => {
-    if (!result.success) throw toValidationError(result.error, target);
-  });
 }

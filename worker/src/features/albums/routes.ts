@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { ValidationError } from "../../errors/app-error.ts";
 import { isMultipart } from "../../file-input/form.ts";
-import { COVER_BODY_LIMIT, readImage } from "../../images/images.ts";
-import { multipartLimit } from "../../middleware/body-limit.ts";
+import { COVER_BODY_LIMIT, readUpdate } from "../../images/images.ts";
+import { ownerDeleteRoute, ownerUpdateRoute } from "../../openapi/owner-routes.ts";
 import { problemResponses } from "../../openapi/problem-responses.ts";
-import { json, jsonBody, jsonOrMultipartBody, newRouter } from "../../openapi/router.ts";
+import { json, jsonBody, newRouter } from "../../openapi/router.ts";
 import { signedIn } from "../../security/guard.ts";
 import { IdParams } from "../../validation/common.ts";
 import {
@@ -62,33 +61,23 @@ const byId = createRoute({
   responses: { 200: json(AlbumDto, "The album."), ...problemResponses(400, 404) },
 });
 
-const update = createRoute({
-  method: "put",
-  path: "/{id}",
+const update = ownerUpdateRoute({
+  kind: "artist",
   tags,
-  ...signedIn("artist", multipartLimit(COVER_BODY_LIMIT)),
   summary: "Update an own album",
   description: `Owner only. JSON \`{title?, releasedAt?}\`, or multipart/form-data with the same text fields (an empty \`releasedAt\` removes the date) plus an optional \`cover\` image (PNG, JPEG or WebP recognised by its bytes, else 415; at most 5 MB, else 413). At least one field (else 400). ${TITLE} ${DATE} A new cover gets a new \`/static/covers/…\` path and the replaced cover is deleted. The tracks' own covers are not touched. Another artist's album: 403.`,
-  request: {
-    params: IdParams,
-    ...jsonOrMultipartBody(AlbumUpdateJson, AlbumUpdateForm),
-  },
-  responses: {
-    200: json(AlbumDto, "The updated album."),
-    ...problemResponses(400, 401, 403, 404, 413, 415),
-  },
+  params: IdParams,
+  body: { json: AlbumUpdateJson, form: AlbumUpdateForm, limit: COVER_BODY_LIMIT },
+  answer: { schema: AlbumDto, description: "The updated album." },
 });
 
-const remove = createRoute({
-  method: "delete",
-  path: "/{id}",
+const remove = ownerDeleteRoute({
+  kind: "artist",
   tags,
-  ...signedIn("artist"),
   summary: "Delete an own album",
   description:
     "Owner only. Deletes the album and its cover; its tracks are kept as singles (`albumId: null`). Another artist's album: 403.",
-  request: { params: IdParams },
-  responses: { 204: { description: "Deleted." }, ...problemResponses(400, 401, 403, 404) },
+  params: IdParams,
 });
 
 /** /api/v1/albums */
@@ -105,21 +94,8 @@ export const albumRoutes = newRouter()
   .openapi(update, async (c) => {
     const form = isMultipart(c) ? c.req.valid("form") : undefined;
     const { title, releasedAt } = form ?? c.req.valid("json");
-    // readImage checks the file field (a file, ≤ 5 MB, an image by its bytes).
-    const file = (form as { cover?: unknown } | undefined)?.cover;
-    const cover = file !== undefined ? await readImage(file, "cover") : undefined;
-    if (title === undefined && releasedAt === undefined && cover === undefined) {
-      throw new ValidationError([
-        {
-          path: "body",
-          message: "send at least one of title, releasedAt, cover",
-          code: "empty_update",
-        },
-      ]);
-    }
-    const { id } = c.req.valid("param");
-    const input = { title, releasedAt, cover };
-    return c.json(await updateAlbum(c.var.deps, id, input), 200);
+    const input = await readUpdate({ title, releasedAt }, form, ["cover"]);
+    return c.json(await updateAlbum(c.var.deps, c.req.valid("param").id, input), 200);
   })
   .openapi(remove, async (c) => {
     await deleteAlbum(c.var.deps, c.req.valid("param").id);

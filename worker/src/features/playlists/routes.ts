@@ -2,9 +2,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { ValidationError } from "../../errors/app-error.ts";
 import { isMultipart } from "../../file-input/form.ts";
 import { COVER_BODY_LIMIT } from "../../images/images.ts";
-import { multipartLimit } from "../../middleware/body-limit.ts";
+import { ownerDeleteRoute, ownerUpdateRoute } from "../../openapi/owner-routes.ts";
 import { problemResponses } from "../../openapi/problem-responses.ts";
-import { json, jsonBody, jsonOrMultipartBody, newRouter } from "../../openapi/router.ts";
+import { json, jsonBody, newRouter } from "../../openapi/router.ts";
 import { maybeSignedIn, signedIn } from "../../security/guard.ts";
 import { IdParams, PageQuery } from "../../validation/common.ts";
 import {
@@ -104,35 +104,22 @@ const create = createRoute({
   },
 });
 
-const update = createRoute({
-  method: "put",
-  path: "/{id}",
+const update = ownerUpdateRoute({
+  kind: "user",
   tags,
-  ...signedIn("user", multipartLimit(COVER_BODY_LIMIT)),
   summary: "Update a playlist",
   description: `A partial update: send at least one of \`title\`, \`description\`, \`isPublic\` (same rules as on create); fields left out keep their values. As JSON, or as multipart/form-data with the same text fields (\`isPublic\` as the text \`true\`/\`false\`) plus an optional \`cover\` image: PNG, JPEG or WebP recognised by its bytes (else 415), at most 5 MB (else 413). A new cover gets a new path and the replaced image is deleted. There is no way to remove a cover without replacing it. Answers the playlist with its full track list. ${OWNER}`,
-  request: {
-    params: IdParams,
-    ...jsonOrMultipartBody(UpdatePlaylistJson, UpdatePlaylistForm),
-  },
-  responses: {
-    200: json(PlaylistDto, "Updated."),
-    ...problemResponses(400, 401, 403, 404, 413, 415),
-  },
+  params: IdParams,
+  body: { json: UpdatePlaylistJson, form: UpdatePlaylistForm, limit: COVER_BODY_LIMIT },
+  answer: { schema: PlaylistDto, description: "Updated." },
 });
 
-const remove = createRoute({
-  method: "delete",
-  path: "/{id}",
+const remove = ownerDeleteRoute({
+  kind: "user",
   tags,
-  ...signedIn("user"),
   summary: "Delete a playlist",
   description: `Deletes the playlist, its track entries, its likes and its cover image. ${OWNER}`,
-  request: { params: IdParams },
-  responses: {
-    204: { description: "Deleted." },
-    ...problemResponses(400, 401, 403, 404),
-  },
+  params: IdParams,
 });
 
 /** An update must change something; a body without fields (or without a body) is a 400. */

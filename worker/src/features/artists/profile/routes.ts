@@ -1,13 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
-import { ValidationError } from "../../../errors/app-error.ts";
 import { isMultipart } from "../../../file-input/form.ts";
-import { IMAGE_MAX_BYTES, readImage } from "../../../images/images.ts";
-import { multipartLimit } from "../../../middleware/body-limit.ts";
+import { IMAGE_MAX_BYTES, readUpdate } from "../../../images/images.ts";
+import { ownerDeleteRoute, ownerUpdateRoute } from "../../../openapi/owner-routes.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
-import { json, jsonOrMultipartBody, newRouter } from "../../../openapi/router.ts";
+import { json, newRouter } from "../../../openapi/router.ts";
 import { ACCOUNT_KINDS } from "../../../security/account-kinds.ts";
 import { clearSessionCookies } from "../../../security/cookies.ts";
-import { assertOwner, signedIn } from "../../../security/guard.ts";
+import { assertOwner } from "../../../security/guard.ts";
 import { PageQuery } from "../../../validation/common.ts";
 import {
   ArtistDto,
@@ -56,34 +55,25 @@ const byUsername = createRoute({
 // Two images of 5 MB plus the text fields and multipart framing.
 const UPDATE_LIMIT = 2 * IMAGE_MAX_BYTES + 64 * 1024;
 
-const update = createRoute({
-  method: "put",
-  path: "/{id}",
+const update = ownerUpdateRoute({
+  kind: "artist",
   tags,
-  ...signedIn("artist", multipartLimit(UPDATE_LIMIT)),
   summary: "Update the own profile",
   description:
     "JSON `{username?, bio?}`, or multipart/form-data with the same fields plus `avatar` and/or `backgroundImage` files (PNG, JPEG or WebP recognised by content, ≤ 5 MB each). At least one field. Username rules as at registration; a taken username answers 409. Images get new `/static/avatars/…` and `/static/backgrounds/…` paths; the replaced ones are deleted.",
-  request: {
-    params: ArtistIdParams,
-    ...jsonOrMultipartBody(ArtistUpdateJson, ArtistUpdateForm),
-  },
-  responses: {
-    200: json(ArtistDto, "The updated profile."),
-    ...problemResponses(400, 401, 403, 404, 409, 413, 415),
-  },
+  params: ArtistIdParams,
+  body: { json: ArtistUpdateJson, form: ArtistUpdateForm, limit: UPDATE_LIMIT },
+  answer: { schema: ArtistDto, description: "The updated profile." },
+  alsoAnswers: [409],
 });
 
-const remove = createRoute({
-  method: "delete",
-  path: "/{id}",
+const remove = ownerDeleteRoute({
+  kind: "artist",
   tags,
-  ...signedIn("artist"),
   summary: "Delete the own account",
   description:
     "Deletes the account with its sessions, tracks (with their files, playlist entries and listens), albums, follows and likes, and signs out. Objects in storage are deleted right after the response; nothing of the account is reachable from then on.",
-  request: { params: ArtistIdParams },
-  responses: { 204: { description: "Deleted." }, ...problemResponses(400, 401, 403, 404) },
+  params: ArtistIdParams,
 });
 
 export const artistProfileRoutes = newRouter()
@@ -95,22 +85,7 @@ export const artistProfileRoutes = newRouter()
     assertOwner(c.var.deps.principal, id, "profile");
     const form = isMultipart(c) ? c.req.valid("form") : undefined;
     const { username, bio } = form ?? c.req.valid("json");
-    // The file fields are checked by readImage (a file, ≤ 5 MB, an image by its bytes).
-    const files = form as { avatar?: unknown; backgroundImage?: unknown } | undefined;
-    const input = {
-      username,
-      bio,
-      avatar: files?.avatar !== undefined ? await readImage(files.avatar, "avatar") : undefined,
-      backgroundImage:
-        files?.backgroundImage !== undefined
-          ? await readImage(files.backgroundImage, "backgroundImage")
-          : undefined,
-    };
-    if (Object.values(input).every((value) => value === undefined)) {
-      throw new ValidationError([
-        { path: "body", message: "send at least one of username, bio, avatar, backgroundImage" },
-      ]);
-    }
+    const input = await readUpdate({ username, bio }, form, ["avatar", "backgroundImage"]);
     return c.json(await updateArtist(c.var.deps, id, input), 200);
   })
   .openapi(remove, async (c) => {

@@ -1,11 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ValidationError } from "../../../errors/app-error.ts";
 import { isMultipart } from "../../../file-input/form.ts";
-import { COVER_BODY_LIMIT, readImage } from "../../../images/images.ts";
-import { multipartLimit } from "../../../middleware/body-limit.ts";
+import { COVER_BODY_LIMIT, readUpdate } from "../../../images/images.ts";
+import { ownerDeleteRoute, ownerUpdateRoute } from "../../../openapi/owner-routes.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
-import { json, jsonOrMultipartBody, newRouter } from "../../../openapi/router.ts";
-import { maybeSignedIn, signedIn } from "../../../security/guard.ts";
+import { json, newRouter } from "../../../openapi/router.ts";
+import { maybeSignedIn } from "../../../security/guard.ts";
 import { IdParams } from "../../../validation/common.ts";
 import {
   OwnTrackDto,
@@ -47,34 +46,24 @@ const byId = createRoute({
   },
 });
 
-const update = createRoute({
-  method: "put",
-  path: "/{id}",
+const update = ownerUpdateRoute({
+  kind: "artist",
   tags,
-  ...signedIn("artist", multipartLimit(COVER_BODY_LIMIT)),
   summary: "Update an own track",
   description:
     "Owner only, in any processing state. JSON `{title?, albumId?}`, or multipart/form-data with the same text fields plus an optional `cover` image (PNG, JPEG or WebP recognised by its bytes, else 415; at most 5 MB, else 413). At least one field (else 400). `title`: trimmed, 1–200 characters. `albumId`: one of the caller's own albums, or null (in multipart: an empty value) to make the track a single; an album that does not exist or belongs to another artist answers 404 alike. A new cover gets a new `/static/covers/…` path and the replaced cover is deleted. Another artist's track: 403. Answers the updated `OwnTrack`.",
-  request: {
-    params: IdParams,
-    ...jsonOrMultipartBody(TrackUpdateJson, TrackUpdateForm),
-  },
-  responses: {
-    200: json(OwnTrackDto, "The updated track."),
-    ...problemResponses(400, 401, 403, 404, 413, 415),
-  },
+  params: IdParams,
+  body: { json: TrackUpdateJson, form: TrackUpdateForm, limit: COVER_BODY_LIMIT },
+  answer: { schema: OwnTrackDto, description: "The updated track." },
 });
 
-const remove = createRoute({
-  method: "delete",
-  path: "/{id}",
+const remove = ownerDeleteRoute({
+  kind: "artist",
   tags,
-  ...signedIn("artist"),
   summary: "Delete an own track",
   description:
     "Owner only, in any processing state. Deletes the track with its file records, its entries in playlists and its listens in histories, then every object under `tracks/<id>/` in storage and its cover. Objects are deleted after the row: if storage fails, the failure is logged and the objects stay behind, unreachable (no route serves a deleted track). Another artist's track: 403.",
-  request: { params: IdParams },
-  responses: { 204: { description: "Deleted." }, ...problemResponses(400, 401, 403, 404) },
+  params: IdParams,
 });
 
 /** The catalogue side of /api/v1/tracks: list, fetch, update, delete. */
@@ -91,21 +80,8 @@ export const trackCatalogueRoutes = newRouter()
   .openapi(update, async (c) => {
     const form = isMultipart(c) ? c.req.valid("form") : undefined;
     const { title, albumId } = form ?? c.req.valid("json");
-    // readImage checks the file field (a file, ≤ 5 MB, an image by its bytes).
-    const file = (form as { cover?: unknown } | undefined)?.cover;
-    const cover = file !== undefined ? await readImage(file, "cover") : undefined;
-    if (title === undefined && albumId === undefined && cover === undefined) {
-      throw new ValidationError([
-        {
-          path: "body",
-          message: "send at least one of title, albumId, cover",
-          code: "empty_update",
-        },
-      ]);
-    }
-    const { id } = c.req.valid("param");
-    const input = { title, albumId, cover };
-    return c.json(await updateTrack(c.var.deps, id, input), 200);
+    const input = await readUpdate({ title, albumId }, form, ["cover"]);
+    return c.json(await updateTrack(c.var.deps, c.req.valid("param").id, input), 200);
   })
   .openapi(remove, async (c) => {
     await deleteTrack(c.var.deps, c.req.valid("param").id);
