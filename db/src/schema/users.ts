@@ -1,8 +1,8 @@
-import { relations, sql } from "drizzle-orm";
-import { pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { relations } from "drizzle-orm";
+import { pgTable } from "drizzle-orm/pg-core";
 import { artistLikes } from "./artist-likes";
 import { authTablesFor } from "./auth";
-import { createdAt, primaryId, timestamptz, updatedAt } from "./columns";
+import { accountColumns, accountIndexes, createdAt, updatedAt } from "./columns";
 import { follows } from "./follows";
 import { listeningHistory } from "./listening-history";
 import { playlistLikes } from "./playlist-likes";
@@ -12,25 +12,11 @@ import { playlists } from "./playlists";
 export const users = pgTable(
   "users",
   {
-    id: primaryId(),
-    // 3–30 characters, checked by the app.
-    username: text("username").notNull(),
-    // Lower-cased by the app, so the plain unique index is case-insensitive.
-    email: text("email").notNull(),
-    // Null for accounts that only ever signed in through OAuth.
-    passwordHash: text("password_hash"),
-    // Set once the address is proven: a completed password reset (the mail arrived) or a sign-in
-    // through a provider that vouches for it. Until then, a provider's verified sign-in with the
-    // same address takes the account over (see the OAuth service): an unproven registration must
-    // not be a trap for the address's real owner.
-    emailVerifiedAt: timestamptz("email_verified_at"),
+    ...accountColumns(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    uniqueIndex("users_username_idx").on(sql`lower(${t.username})`),
-    uniqueIndex("users_email_idx").on(t.email),
-  ],
+  (t) => [...accountIndexes("users", t)],
 );
 
 export const userAuth = authTablesFor("user", users);
@@ -62,8 +48,3 @@ export const usersRelations = relations(users, ({ one, many }) => ({
 
 export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
-export type UserSession = typeof userSessions.$inferSelect;
-export type UserPasswordResetToken = typeof userPasswordResetTokens.$inferSelect;
-export type UserOauthAccount = typeof userOauthAccounts.$inferSelect;
-export type UserTwoFactor = typeof userTwoFactor.$inferSelect;
-export type UserRecoveryCode = typeof userRecoveryCodes.$inferSelect;

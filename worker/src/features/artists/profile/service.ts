@@ -7,18 +7,10 @@ import { type NewImages, replaceImages } from "../../../images/replace.ts";
 import type { RequestDeps } from "../../../request-deps.ts";
 import { deletePrefix } from "../../../storage/index.ts";
 import { offsetOf, type Page } from "../../../validation/common.ts";
+import { publicArtistColumns } from "./queries.ts";
 
 /** What the profile services take; each function picks what it uses. */
 type ArtistDeps = Pick<RequestDeps, "db" | "storage" | "log" | "waitUntil" | "principal">;
-
-const PUBLIC = {
-  id: artists.id,
-  username: artists.username,
-  bio: artists.bio,
-  avatar: artists.avatar,
-  backgroundImage: artists.backgroundImage,
-  createdAt: artists.createdAt,
-};
 
 type Row = { createdAt: Date } & Record<string, unknown>;
 const dto = <T extends Row>(row: T) => ({ ...row, createdAt: row.createdAt.toISOString() });
@@ -30,7 +22,7 @@ export async function listArtists(ctx: Pick<ArtistDeps, "db">, page: Page) {
     .groupBy(follows.artistId)
     .as("followers");
   const rows = await ctx.db
-    .select({ ...PUBLIC, followers: sql<number>`coalesce(${followers.n}, 0)::int` })
+    .select({ ...publicArtistColumns, followers: sql<number>`coalesce(${followers.n}, 0)::int` })
     .from(artists)
     .leftJoin(followers, eq(followers.artistId, artists.id))
     .orderBy(desc(artists.createdAt), desc(artists.id))
@@ -44,7 +36,7 @@ export async function getArtist(
   by: { id: string } | { username: string },
 ) {
   const [row] = await ctx.db
-    .select(PUBLIC)
+    .select(publicArtistColumns)
     .from(artists)
     .where(
       "id" in by ? eq(artists.id, by.id) : sql`lower(${artists.username}) = lower(${by.username})`,

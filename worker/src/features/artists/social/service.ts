@@ -3,6 +3,7 @@ import { and, desc, eq, getTableName, sql } from "drizzle-orm";
 import { NotFoundError } from "../../../errors/app-error.ts";
 import type { RequestDeps } from "../../../request-deps.ts";
 import { offsetOf, type Page } from "../../../validation/common.ts";
+import { publicArtistColumns } from "../profile/queries.ts";
 
 /** What following and liking take: the database and the signed-in user. */
 type SocialDeps = Pick<RequestDeps, "db" | "principal">;
@@ -111,12 +112,7 @@ export async function unlikeArtist(ctx: SocialDeps, artistId: string) {
 export async function listFollowing(ctx: SocialDeps, page: Page): Promise<FollowedArtist[]> {
   const rows = await ctx.db
     .select({
-      id: artists.id,
-      username: artists.username,
-      bio: artists.bio,
-      avatar: artists.avatar,
-      backgroundImage: artists.backgroundImage,
-      createdAt: artists.createdAt,
+      ...publicArtistColumns,
       followedAt: follows.createdAt,
       followers: countOf(follows),
     })
