@@ -1,6 +1,7 @@
 // `./run dev`: the whole local stack, supervised. Postgres 17 (embedded, or DATABASE_URL), the Neon
-// WebSocket bridge, Redis (redis-server, or REDIS_URL), the S3-compatible store, migrations,
-// `wrangler dev` and the transcoder. Ctrl-C stops everything; if one part dies, all stop.
+// bridge (WebSocket and HTTP; DEV_DB_RTT_MS puts the database that many ms of round trip away),
+// Redis (redis-server, or REDIS_URL), the S3-compatible store, migrations, `wrangler dev` and the
+// transcoder. Ctrl-C stops everything; if one part dies, all stop.
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -148,7 +149,7 @@ async function main(): Promise<void> {
     await waitForHttp(`${api}/health/live`, 120_000);
     say(
       `ready in ${((Date.now() - started) / 1000).toFixed(1)} s · api ${api} · docs ${api}/docs · health ${api}/health/ready · ` +
-        `postgres ${redact(infra.databaseUrl)} · pooler (the Worker's) ${redact(infra.pooledDatabaseUrl)} · redis ${infra.redisUrl} · s3 ${infra.s3.endpoint}/${infra.s3.bucket} · stand-ins ${infra.standIns.url} · Ctrl-C stops all`,
+        `postgres ${redact(infra.databaseUrl)} · pooler (the Worker's) ${redact(infra.pooledDatabaseUrl)} · neon bridge ${infra.neonWsProxy} ${infra.neonHttpEndpoint} · db rtt ${infra.dbRttMs} ms · redis ${infra.redisUrl} · s3 ${infra.s3.endpoint}/${infra.s3.bucket} · stand-ins ${infra.standIns.url} · Ctrl-C stops all`,
     );
   } catch (error) {
     say(`failed to start: ${error instanceof Error ? error.message : String(error)}`);

@@ -90,6 +90,8 @@ export function stackWorkerVars(
     // Through the pooler, as the Worker reaches Neon's pooled endpoint in production.
     DATABASE_URL: infra.pooledDatabaseUrl,
     NEON_WS_PROXY: infra.neonWsProxy,
+    // Neon's HTTP query path (`neon()`, drizzle's neon-http) through the same bridge.
+    NEON_HTTP_ENDPOINT: infra.neonHttpEndpoint,
     REDIS_URL: infra.redisUrl,
     PUBLIC_BASE_URL: publicBaseUrl,
     FRONTEND_URL: "http://localhost:5173",

@@ -1,6 +1,7 @@
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { dbRttFromEnv } from "./latency.ts";
 import { type LogFn, silent } from "./log.ts";
 import { startNeonBridge } from "./neon-bridge.ts";
 import { findPgbouncer, startPooler } from "./pooler.ts";
@@ -21,6 +22,13 @@ export interface InfraInfo {
   pooledDatabaseUrl: string;
   /** NEON_WS_PROXY for @neondatabase/serverless: the dev bridge in front of that Postgres. */
   neonWsProxy: string;
+  /**
+   * NEON_HTTP_ENDPOINT (`neonConfig.fetchEndpoint` for `neon()` and drizzle's neon-http): Neon's
+   * SQL-over-HTTP endpoint, served by the same bridge.
+   */
+  neonHttpEndpoint: string;
+  /** The round-trip time the bridge adds to every exchange with the database (0: none). */
+  dbRttMs: number;
   redisUrl: string;
   s3: S3Config;
   /** The stand-ins for outside services: OAuth providers, the mail API, the test oracle. */
@@ -44,16 +52,24 @@ export interface InfraOptions {
   /** Use this Redis instead of starting one (REDIS_URL). */
   redisUrl?: string;
   bucket?: string;
+  /**
+   * Round-trip time the Neon bridge adds between its clients and the database, to feel the
+   * distance to production's database. Default: DEV_DB_RTT_MS, else 0.
+   */
+  dbRttMs?: number;
   logFor?: (part: Part | "stand-ins") => LogFn;
 }
 
 /**
- * Brings up Postgres (embedded or given), PgBouncer in front of it, the Neon WebSocket bridge,
- * Redis (redis-server or given), the S3-compatible store and the stand-ins for outside services.
+ * Brings up Postgres (embedded or given), PgBouncer in front of it, the Neon bridge (WebSocket and
+ * HTTP), Redis (redis-server or given), the S3-compatible store and the stand-ins for outside
+ * services.
  * On any failure, whatever already started is stopped again.
  */
 export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
   const logFor = options.logFor ?? (() => silent);
+  // Read before anything starts: a bad value fails at once, with nothing to stop.
+  const dbRttMs = options.dbRttMs ?? dbRttFromEnv(process.env.DEV_DB_RTT_MS);
   const persistent = options.dataDir !== undefined;
   const root = options.dataDir ?? (await mkdtemp(join(tmpdir(), "edge-music-infra-")));
   // Postgres runs as its own system user when we are root: it must be able to enter this folder.
@@ -157,6 +173,7 @@ export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
       startNeonBridge({
         port,
         allowedTargets: [hostPort(databaseUrl), hostPort(pooledDatabaseUrl)],
+        rttMs: dbRttMs,
         log: logFor("bridge"),
       }),
     );
@@ -165,6 +182,8 @@ export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
       databaseUrl,
       pooledDatabaseUrl,
       neonWsProxy: bridge.url,
+      neonHttpEndpoint: bridge.httpUrl,
+      dbRttMs,
       redisUrl,
       s3,
       standIns,

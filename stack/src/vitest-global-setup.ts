@@ -8,6 +8,8 @@ import { startInfra } from "./infra.ts";
  * the Neon bridge, redis-server (or TEST_REDIS_URL), the S3-compatible store and the stand-ins.
  * Suites make their own databases, queues and keys on it; nothing is shared between them but the
  * servers and one migrated application database, in which every suite makes its own rows.
+ * DEV_DB_RTT_MS (read by startInfra) puts the database that far away behind the Neon bridge, as
+ * in `./run dev`.
  */
 export default async function setup(project: TestProject) {
   const infra = await startInfra({
