@@ -1,12 +1,19 @@
 // Runs inside Cloudflare Workers: nothing Node-only may be imported here (see ./node.ts).
-import { neonConfig, Pool } from "@neondatabase/serverless";
+import { neon, neonConfig, Pool } from "@neondatabase/serverless";
+import { drizzle as drizzleHttp, type NeonHttpDatabase } from "drizzle-orm/neon-http";
 import { drizzle, type NeonDatabase } from "drizzle-orm/neon-serverless";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
+/** Over a WebSocket: interactive transactions (`db.transaction(async (tx) => …)`). */
 export type Database = NeonDatabase<Schema>;
 /** The `tx` of `db.transaction(async (tx) => …)`. */
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+/** Over Neon's HTTP query path: one request per statement, or per `batch` (one transaction). */
+export type HttpDatabase = NeonHttpDatabase<Schema>;
+/** What a query helper takes: any of the above. */
+export type Queryable = PgDatabase<PgQueryResultHKT, Schema>;
 
 export interface CreateDbOptions {
   /** Local dev bridge from WebSocket to Postgres TCP, e.g. ws://127.0.0.1:5488/v1. */
@@ -52,4 +59,77 @@ export function createDb(connectionString: string, options: CreateDbOptions = {}
       return pool.end();
     },
   };
+}
+
+export interface CreateHttpDbOptions {
+  /** Local dev bridge's HTTP SQL endpoint, e.g. http://127.0.0.1:5488/sql (Neon's own otherwise). */
+  httpEndpoint?: string;
+  /**
+   * A statement to run first in the handle's first round trip, in the same transaction: a single
+   * statement becomes a batch of two, a batch gets it prepended. Its failure aborts the round
+   * trip, so what follows it is neither read nor written (the Worker's session check).
+   */
+  lead?: () => { sql: string; params: unknown[] } | undefined;
+}
+
+/** What drizzle's neon-http session calls on its client (see drizzle-orm/neon-http/session). */
+interface RawClient {
+  query(sql: string, params?: unknown[], options?: object): PromiseLike<unknown>;
+  transaction(statements: unknown[], options?: object): Promise<unknown[]>;
+}
+
+/**
+ * The neon client drizzle talks to, with `lead` joined to the first round trip. drizzle calls
+ * `query()` for a statement and `transaction()` for a batch of such statements; a statement is
+ * sent only when awaited, so it can still join a batch.
+ */
+function withLead(base: RawClient, lead: NonNullable<CreateHttpDbOptions["lead"]>): RawClient {
+  let pending = true;
+  const take = () => {
+    if (!pending) return undefined;
+    pending = false;
+    const statement = lead();
+    return statement ? base.query(statement.sql, statement.params) : undefined;
+  };
+  class Statement implements PromiseLike<unknown> {
+    constructor(readonly inner: PromiseLike<unknown>) {}
+    // biome-ignore lint/suspicious/noThenProperty: drizzle awaits what `query()` returns.
+    then<A = unknown, B = never>(
+      resolve?: ((value: unknown) => A | PromiseLike<A>) | null,
+      reject?: ((reason: unknown) => B | PromiseLike<B>) | null,
+    ): PromiseLike<A | B> {
+      const first = take();
+      const sent = first
+        ? base.transaction([first, this.inner]).then((results) => results[1])
+        : this.inner;
+      return sent.then(resolve, reject);
+    }
+  }
+  return {
+    query: (sql, params, options) => new Statement(base.query(sql, params, options)),
+    async transaction(statements, options) {
+      const inner = (statements as Statement[]).map((statement) => statement.inner);
+      const first = take();
+      if (!first) return await base.transaction(inner, options);
+      return (await base.transaction([first, ...inner], options)).slice(1);
+    },
+  };
+}
+
+/**
+ * Postgres over Neon's HTTP query path: no connection to open or close, one HTTP request per
+ * statement or per batch. No interactive transactions (use `createDb` for those).
+ */
+export function createHttpDb(
+  connectionString: string,
+  options: CreateHttpDbOptions = {},
+): HttpDatabase {
+  const { httpEndpoint, lead } = options;
+  // Global to the module like the WebSocket settings above: dev and tests use one bridge.
+  if (httpEndpoint) neonConfig.fetchEndpoint = () => httpEndpoint;
+  const base = neon(connectionString);
+  const client = lead
+    ? (withLead(base as unknown as RawClient, lead) as unknown as typeof base)
+    : base;
+  return drizzleHttp({ client, schema });
 }

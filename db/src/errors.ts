@@ -39,9 +39,12 @@ export function pgConstraint(err: unknown): string | undefined {
 /**
  * The messages of a connection that broke under a query, where there is no SQLSTATE to read:
  * workerd's sockets ("Network connection lost.") and node-postgres' client, which the Neon
- * driver is built on ("Connection terminated unexpectedly"). The next attempt may well work.
+ * driver is built on ("Connection terminated unexpectedly"); on the HTTP path, the driver's
+ * "Error connecting to database: …" (the request did not get through) and "Server error (HTTP
+ * status 5xx): …" (the endpoint could not run it). The next attempt may well work.
  */
-const CONNECTION_LOST = /^(Network connection lost\.|Connection terminated unexpectedly)$/;
+const CONNECTION_LOST =
+  /^(Network connection lost\.|Connection terminated unexpectedly)$|^Error connecting to database: |^Server error \(HTTP status 5\d\d\)/;
 
 /** Whether `err` (or a cause of it) is a connection that broke, not a refused query. */
 export function isConnectionLost(err: unknown): boolean {

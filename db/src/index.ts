@@ -1,8 +1,12 @@
 export {
   type CreateDbOptions,
+  type CreateHttpDbOptions,
   createDb,
+  createHttpDb,
   type Database,
   type DbHandle,
+  type HttpDatabase,
+  type Queryable,
   type Schema,
   type Transaction,
 } from "./client";

@@ -32,7 +32,12 @@ function packagesImportedBy(entry: string): Set<string> {
 }
 
 // What a Worker may load: no node: built-ins, no TCP driver, no `ws`.
-const WORKER_SAFE = ["@neondatabase/serverless", "drizzle-orm", "drizzle-orm/neon-serverless"];
+const WORKER_SAFE = [
+  "@neondatabase/serverless",
+  "drizzle-orm",
+  "drizzle-orm/neon-http",
+  "drizzle-orm/neon-serverless",
+];
 const isWorkerSafe = (specifier: string) =>
   WORKER_SAFE.includes(specifier) || specifier.startsWith("drizzle-orm/pg-core");
 

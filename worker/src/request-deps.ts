@@ -1,4 +1,4 @@
-import type { Database } from "@edge-music/db";
+import type { Database, HttpDatabase, Transaction } from "@edge-music/db";
 import type { RedisClient } from "./connections/redis.ts";
 import type { Env } from "./env.ts";
 import type { Logger } from "./logger.ts";
@@ -12,8 +12,17 @@ import type { ObjectStorage } from "./storage/index.ts";
  * closed after the response; never spread this object (that would open every connection).
  */
 export interface RequestDeps {
-  /** Postgres (opened on first use). */
-  readonly db: Database;
+  /**
+   * Postgres over Neon's HTTP query path: one round trip per statement, or per `db.batch([…])`
+   * (one transaction). Nothing to open or close. No interactive transactions.
+   */
+  readonly db: HttpDatabase;
+  /**
+   * Postgres over a WebSocket (opened on first use, several round trips), only for the
+   * interactive transactions named in ADR 0010: a transaction whose later statements depend on
+   * what its earlier ones read under a lock.
+   */
+  readonly interactiveDb: Database;
   /** Redis, for the job queue (opened on first use). */
   readonly redis: RedisClient;
   /** R2 or S3, as the environment says (made on first use). */
@@ -36,7 +45,10 @@ export interface RequestDeps {
   readonly viewer: Principal | null;
 }
 
-/** A `RequestDeps` whose database is a transaction's: the same request, inside `db.transaction`. */
-export function withDb<D extends { readonly db: Database }>(deps: D, db: Database): D {
-  return Object.create(deps, { db: { value: db, enumerable: true } });
+/** The same request's deps with `db` inside an interactive transaction (`interactiveDb.transaction`). */
+export function withTransaction<D extends object>(
+  deps: D,
+  tx: Transaction,
+): Omit<D, "db"> & { readonly db: Transaction } {
+  return Object.create(deps, { db: { value: tx, enumerable: true } });
 }

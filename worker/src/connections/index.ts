@@ -1,4 +1,5 @@
-import { createDb, type Database } from "@edge-music/db";
+import { createDb, createHttpDb, type Database, type HttpDatabase } from "@edge-music/db";
+import { type SQL, sql } from "drizzle-orm";
 import type { Env } from "../env.ts";
 import type { Logger } from "../logger.ts";
 import { describeError } from "../logger.ts";
@@ -7,24 +8,43 @@ import { createRequestRedis, type RedisClient } from "./redis.ts";
 
 /** A request's connections: each opened on first use, all closed when the response is done. */
 export interface Connections {
-  db(): Database;
+  /** Neon's HTTP query path: made on first use, nothing to close. */
+  db(): HttpDatabase;
+  /** A WebSocket pool for interactive transactions: opened on first use. */
+  interactiveDb(): Database;
   redis(): RedisClient;
   storage(): ObjectStorage;
   /** Closes whatever the request opened; pass it to `waitUntil`. */
   close(): Promise<void>;
 }
 
-export function openConnections(env: Env, log: Logger): Connections {
+/**
+ * A statement the request's first database round trip must carry before its own (the session
+ * check): asked once, on the first round trip, whichever path that takes.
+ */
+export type LeadStatement = () => { sql: string; params: unknown[] } | undefined;
+
+export function openConnections(env: Env, log: Logger, lead: LeadStatement): Connections {
+  let http: HttpDatabase | undefined;
   let database: ReturnType<typeof createDb> | undefined;
+  let interactive: Database | undefined;
   let redis: RedisClient | undefined;
   let storage: ObjectStorage | undefined;
   return {
     db() {
+      http ??= createHttpDb(env.DATABASE_URL, {
+        ...(env.NEON_HTTP_ENDPOINT ? { httpEndpoint: env.NEON_HTTP_ENDPOINT } : {}),
+        lead,
+      });
+      return http;
+    },
+    interactiveDb() {
       database ??= createDb(
         env.DATABASE_URL,
         env.NEON_WS_PROXY ? { wsProxy: env.NEON_WS_PROXY } : {},
       );
-      return database.db;
+      interactive ??= withLeadInTransactions(database.db, lead);
+      return interactive;
     },
     redis() {
       redis ??= createRequestRedis(env.REDIS_URL);
@@ -52,4 +72,26 @@ export function openConnections(env: Env, log: Logger): Connections {
       }
     },
   };
+}
+
+/** The WebSocket database whose transactions run the lead statement first when it is pending. */
+function withLeadInTransactions(db: Database, lead: LeadStatement): Database {
+  const transaction: Database["transaction"] = (run, config) =>
+    db.transaction(async (tx) => {
+      const first = lead();
+      if (first) await tx.execute(toSql(first));
+      return await run(tx);
+    }, config);
+  return new Proxy(db, {
+    get: (target, property, receiver) =>
+      property === "transaction" ? transaction : Reflect.get(target, property, receiver),
+  });
+}
+
+/** `$1`-numbered SQL and its parameters as drizzle SQL (the parameters stay parameters). */
+function toSql({ sql: text, params }: { sql: string; params: unknown[] }): SQL {
+  const parts = text.split(/\$(\d+)/);
+  return sql.join(
+    parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${params[Number(part) - 1]}`)),
+  );
 }

@@ -3,8 +3,9 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../app-env.ts";
 import { describeError } from "../logger.ts";
+import { SESSION_ENDED } from "../security/sessions.ts";
 import { StorageUnavailableError } from "../storage/port.ts";
-import { AppError, type ErrorCode, ValidationError } from "./app-error.ts";
+import { AppError, type ErrorCode, UnauthorizedError, ValidationError } from "./app-error.ts";
 import { PROBLEM_TYPES, problem, problemResponse } from "./problem.ts";
 
 const CODE_BY_STATUS = new Map<number, ErrorCode>(
@@ -28,9 +29,14 @@ const isUnavailable = (error: Error) =>
  * Hono's HTTPExceptions (malformed JSON, ...) keep their status; anything else is logged with
  * the request id and answered with a 500 that reveals nothing.
  */
-export function onError(error: Error, c: Context<AppEnv>): Response {
+export function onError(thrown: Error, c: Context<AppEnv>): Response {
   const requestId = c.get("requestId") ?? crypto.randomUUID();
   const log = c.get("log");
+  // The session check that rode on the request's first round trip refused it.
+  const error =
+    pgErrorCode(thrown) === SESSION_ENDED
+      ? new UnauthorizedError("The session has ended. Sign in again.")
+      : thrown;
   if (error instanceof AppError) {
     const body = problem(error.code, error.message, requestId, {
       ...(error instanceof ValidationError ? { errors: error.errors } : {}),

@@ -24,7 +24,7 @@ export interface Replaced<F extends string, T> {
  *    row points at is unreachable.
  */
 export async function replaceImages<F extends string, T>(
-  ctx: Pick<RequestDeps, "db" | "storage" | "log">,
+  ctx: Pick<RequestDeps, "interactiveDb" | "storage" | "log">,
   images: NewImages<F>,
   write: (tx: Transaction, store: () => Promise<{ [K in F]?: string }>) => Promise<Replaced<F, T>>,
 ): Promise<T> {
@@ -40,7 +40,7 @@ export async function replaceImages<F extends string, T>(
   };
   let outcome: Replaced<F, T>;
   try {
-    outcome = await ctx.db.transaction((tx) => write(tx, store));
+    outcome = await ctx.interactiveDb.transaction((tx) => write(tx, store));
   } catch (error) {
     await discardImages(ctx, Object.values<string | undefined>(stored));
     throw error;

@@ -5,6 +5,7 @@ import { openConnections } from "../connections/index.ts";
 import { parseEnv } from "../env.ts";
 import { createLogger, type Logger, type LogLevel } from "../logger.ts";
 import type { RequestDeps } from "../request-deps.ts";
+import { liveSessionStatement } from "../security/sessions.ts";
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
@@ -22,8 +23,16 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   const log = createLogger({ requestId }, env.LOG_LEVEL as LogLevel);
   c.set("log", log);
   c.set("env", env);
-  const connections = openConnections(env, log);
-  c.set("deps", requestDeps(c, env, log, connections));
+  const now = new Date();
+  // The session check rides on the request's first round trip (see security/guard.ts).
+  let sessionChecked = false;
+  const connections = openConnections(env, log, () => {
+    const principal = c.get("principal");
+    if (sessionChecked || !principal) return undefined;
+    sessionChecked = true;
+    return liveSessionStatement(principal, now);
+  });
+  c.set("deps", requestDeps(c, env, log, connections, now));
   try {
     await next();
   } finally {
@@ -43,11 +52,14 @@ function requestDeps(
   env: AppEnv["Variables"]["env"],
   log: Logger,
   connections: ReturnType<typeof openConnections>,
+  now: Date,
 ): RequestDeps {
-  const now = new Date();
   return {
     get db() {
       return connections.db();
+    },
+    get interactiveDb() {
+      return connections.interactiveDb();
     },
     get redis() {
       return connections.redis();

@@ -1,4 +1,4 @@
-import { type Database, rateLimits } from "@edge-music/db";
+import { type Queryable, rateLimits } from "@edge-music/db";
 import { inArray, lt, sql } from "drizzle-orm";
 import { RateLimitedError } from "../errors/app-error.ts";
 
@@ -15,7 +15,7 @@ export interface Limit {
  * is checked, so a burst cannot slip under the limit. A window that has run out starts again.
  * One atomic upsert per key.
  */
-export async function hitLimits(db: Database, limits: Limit[], now: Date): Promise<void> {
+export async function hitLimits(db: Queryable, limits: Limit[], now: Date): Promise<void> {
   let retryAfter = 0;
   for (const limit of limits) {
     const windowStart = new Date(now.getTime() - limit.windowSeconds * 1000);
@@ -45,7 +45,7 @@ export async function hitLimits(db: Database, limits: Limit[], now: Date): Promi
 }
 
 /** Gives back one attempt (it succeeded: only failures should use up a limit). */
-export async function refundHits(db: Database, keys: string[]): Promise<void> {
+export async function refundHits(db: Queryable, keys: string[]): Promise<void> {
   if (keys.length === 0) return;
   await db
     .update(rateLimits)
@@ -54,7 +54,7 @@ export async function refundHits(db: Database, keys: string[]): Promise<void> {
 }
 
 /** Forgets the counters (a successful sign-in clears that account's failures). */
-export async function clearLimits(db: Database, keys: string[]): Promise<void> {
+export async function clearLimits(db: Queryable, keys: string[]): Promise<void> {
   if (keys.length > 0) await db.delete(rateLimits).where(inArray(rateLimits.key, keys));
 }
 

@@ -1,8 +1,10 @@
-import { and, eq, gt } from "drizzle-orm";
+import type { Queryable } from "@edge-music/db";
+import { eq, sql } from "drizzle-orm";
 import { UnauthorizedError } from "../errors/app-error.ts";
 import type { RequestDeps } from "../request-deps.ts";
 import type { WithAccount } from "./account-kinds.ts";
 import type { SessionTokens } from "./cookies.ts";
+import type { Principal } from "./principal.ts";
 import {
   ACCESS_TTL_SECONDS,
   isSessionClaims,
@@ -12,8 +14,11 @@ import {
 } from "./tokens.ts";
 
 /** What starting or rotating a session needs: the request, bound to an account kind. */
-export type SessionContext = Pick<RequestDeps, "db" | "env" | "now" | "ip" | "userAgent"> &
-  WithAccount;
+export type SessionContext = Pick<RequestDeps, "env" | "now" | "ip" | "userAgent"> &
+  WithAccount & {
+    /** Any database handle: a transaction's when the session starts with the account. */
+    readonly db: Queryable;
+  };
 
 /** A new server-side session and its two tokens. */
 export async function startSession(
@@ -57,7 +62,7 @@ async function signSessionTokens(
  * two parties hold the same session (theft or replay): the whole session is revoked (ASVS 10.4.5).
  */
 export async function rotateSession(
-  ctx: Pick<SessionContext, "db" | "env" | "now" | "account">,
+  ctx: Pick<SessionContext, "env" | "now" | "account"> & Pick<RequestDeps, "db">,
   refreshToken: string | undefined,
 ): Promise<SessionTokens> {
   if (!refreshToken) throw new UnauthorizedError("No refresh token.");
@@ -71,23 +76,33 @@ export async function rotateSession(
   }
   const { sessions } = ctx.account.auth;
   const next = crypto.randomUUID();
-  const outcome = await ctx.db.transaction(async (tx) => {
-    const [session] = await tx
-      .select({ refreshTokenId: sessions.refreshTokenId, expiresAt: sessions.expiresAt })
-      .from(sessions)
-      .where(and(eq(sessions.id, claims.sid), eq(sessions.principalId, claims.sub)))
-      .for("update");
-    if (!session || session.expiresAt <= ctx.now) return "gone" as const;
-    if (session.refreshTokenId !== claims.jti) {
-      await tx.delete(sessions).where(eq(sessions.id, claims.sid));
-      return "reused" as const;
-    }
-    await tx
-      .update(sessions)
-      .set({ refreshTokenId: next, refreshedAt: ctx.now })
-      .where(eq(sessions.id, claims.sid));
-    return "rotated" as const;
-  });
+  const column = (name: string) => sql.identifier(name);
+  // One statement, so one round trip: the row is locked (a concurrent rotation with the same
+  // token waits, then reads the rotated row and counts as reuse), then either rotated or, for a
+  // token that was already rotated away, deleted.
+  const result = (await ctx.db.execute(sql`
+    with s as (
+      select ${sessions.id} as id, ${sessions.refreshTokenId} as token, ${sessions.expiresAt} as expires_at
+      from ${sessions}
+      where ${sessions.id} = ${claims.sid} and ${sessions.principalId} = ${claims.sub}
+      for update
+    ), rotated as (
+      update ${sessions}
+      set ${column(sessions.refreshTokenId.name)} = ${next}, ${column(sessions.refreshedAt.name)} = ${ctx.now}
+      from s
+      where ${sessions.id} = s.id and s.expires_at > ${ctx.now} and s.token = ${claims.jti}
+      returning 1
+    ), revoked as (
+      delete from ${sessions} using s
+      where ${sessions.id} = s.id and s.expires_at > ${ctx.now} and s.token <> ${claims.jti}
+      returning 1
+    )
+    select case
+      when exists (select from rotated) then 'rotated'
+      when exists (select from revoked) then 'reused'
+      else 'gone'
+    end as outcome`)) as unknown as { rows: Array<{ outcome: "rotated" | "reused" | "gone" }> };
+  const outcome = result.rows[0]?.outcome ?? "gone";
   if (outcome === "gone") throw new UnauthorizedError("The session has ended. Sign in again.");
   if (outcome === "reused") {
     throw new UnauthorizedError("This refresh token was already used; the session is revoked.");
@@ -109,22 +124,23 @@ export async function endAllSessions(
   await ctx.db.delete(sessions).where(eq(sessions.principalId, principalId));
 }
 
-/** The live session an access token names, or null (deleted, expired or not this principal's). */
-export async function findLiveSession(
-  ctx: Pick<SessionContext, "db" | "now" | "account">,
-  sessionId: string,
-  principalId: string,
-): Promise<{ id: string } | null> {
-  const { sessions } = ctx.account.auth;
-  const [session] = await ctx.db
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(
-      and(
-        eq(sessions.id, sessionId),
-        eq(sessions.principalId, principalId),
-        gt(sessions.expiresAt, ctx.now),
-      ),
-    );
-  return session ?? null;
+/** SQLSTATE of `assert_live_session` (migration 0009) when the session is not live. */
+export const SESSION_ENDED = "ES401";
+
+/**
+ * The statement that checks, inside the request's first round trip, that the access token's
+ * session is still live (not ended, not expired, this principal's): it raises SESSION_ENDED,
+ * aborting everything sent with it. No caching: every request checks again.
+ */
+export const liveSessionStatement = (principal: Principal, at: Date) => ({
+  sql: "select assert_live_session($1, $2, $3, $4)",
+  params: [principal.kind, principal.sessionId, principal.id, at.toISOString()],
+});
+
+/**
+ * Makes the request's first round trip now, so that the session check it carries runs before the
+ * caller does something costly outside the database (streaming an upload to storage).
+ */
+export async function confirmSession(ctx: Pick<RequestDeps, "db">): Promise<void> {
+  await ctx.db.execute(sql`select true`);
 }

@@ -2,7 +2,9 @@ import {
   albums,
   artists,
   createDb,
+  createHttpDb,
   type Database,
+  type HttpDatabase,
   type NewTrack,
   tracks,
   users,
@@ -24,6 +26,10 @@ export async function withDb<T>(fn: (db: Database) => Promise<T>): Promise<T> {
     await handle.close();
   }
 }
+
+/** The test database over the bridge's HTTP SQL endpoint, as the Worker's `deps.db`. */
+export const httpDb = (): HttpDatabase =>
+  createHttpDb(inject("appPooledDatabaseUrl"), { httpEndpoint: inject("infra").neonHttpEndpoint });
 
 export async function insertArtist(values: { username?: string; bio?: string } = {}) {
   return await withDb(async (db) => {

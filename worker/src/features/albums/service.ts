@@ -104,7 +104,7 @@ export interface AlbumUpdate extends Partial<AlbumInput> {
 
 /** The row is locked while its owner is checked, so the cover it had is the one replaced. */
 export async function updateAlbum(
-  ctx: Pick<RequestDeps, "db" | "storage" | "log" | "principal">,
+  ctx: Pick<RequestDeps, "db" | "interactiveDb" | "storage" | "log" | "principal">,
   id: string,
   update: AlbumUpdate,
 ): Promise<AlbumView> {

@@ -1,19 +1,15 @@
 import {
   artists,
-  type Database,
   type Playlist,
   playlistLikes,
   playlists,
   playlistTracks,
+  type Queryable,
   tracks,
 } from "@edge-music/db";
 import { and, asc, eq, getTableColumns, getTableName, or, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { PlaylistOut } from "./schema.ts";
-
-/** The database or a transaction of it: reads that a write answers with run inside its transaction. */
-export type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
-export type Queryable = Database | Tx;
 
 /**
  * Tracks whose conversion is not READY cannot be played: playlists list and count READY tracks
@@ -64,8 +60,9 @@ export const playlistFields = (row: PlaylistRow) => ({
 });
 
 /** The full READY track list of a playlist, in playlist order. */
-export async function playlistTrackList(db: Queryable, playlistId: string) {
-  const rows = await db
+/** The READY tracks of a playlist in order, as a query (to await, or to send in a batch). */
+export const playlistTrackRows = (db: Queryable, playlistId: string) =>
+  db
     .select({
       id: tracks.id,
       title: tracks.title,
@@ -80,7 +77,36 @@ export async function playlistTrackList(db: Queryable, playlistId: string) {
     .innerJoin(artists, eq(artists.id, tracks.artistId))
     .where(and(eq(playlistTracks.playlistId, playlistId), isReady))
     .orderBy(asc(playlistTracks.position), asc(tracks.id));
-  return rows.map((row) => ({ ...row, addedAt: row.addedAt.toISOString() }));
+
+type TrackRow = Awaited<ReturnType<typeof playlistTrackRows>>[number];
+const trackListOf = (rows: TrackRow[]) =>
+  rows.map((row) => ({ ...row, addedAt: row.addedAt.toISOString() }));
+
+export async function playlistTrackList(db: Queryable, playlistId: string) {
+  return trackListOf(await playlistTrackRows(db, playlistId));
+}
+
+/** A playlist's row with its like count, as a query (to await, or to send in a batch). */
+export const playlistRow = (db: Queryable, id: string, where?: SQL) =>
+  db
+    .select({ playlist: playlistColumns, likes: likeCount })
+    .from(playlists)
+    .where(and(eq(playlists.id, id), where));
+
+type PlaylistWithLikes = Awaited<ReturnType<typeof playlistRow>>[number];
+
+/** A playlist as answered, from its row and its track rows (null when there is no row). */
+export function toPlaylist(
+  row: PlaylistWithLikes | undefined,
+  trackRows: TrackRow[],
+): PlaylistOut | null {
+  if (!row) return null;
+  const list = trackListOf(trackRows);
+  return {
+    ...playlistFields(row.playlist),
+    tracks: list,
+    _count: { tracks: list.length, likes: row.likes },
+  };
 }
 
 /**
@@ -92,15 +118,7 @@ export async function loadPlaylist(
   id: string,
   where?: SQL,
 ): Promise<PlaylistOut | null> {
-  const [row] = await db
-    .select({ playlist: playlistColumns, likes: likeCount })
-    .from(playlists)
-    .where(and(eq(playlists.id, id), where));
+  const [row] = await playlistRow(db, id, where);
   if (!row) return null;
-  const list = await playlistTrackList(db, id);
-  return {
-    ...playlistFields(row.playlist),
-    tracks: list,
-    _count: { tracks: list.length, likes: row.likes },
-  };
+  return toPlaylist(row, await playlistTrackRows(db, id));
 }

@@ -1,5 +1,7 @@
+import type { Queryable } from "@edge-music/db";
 import { playlists, playlistTracks, tracks } from "@edge-music/db";
-import { and, asc, desc, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lte, type SQLWrapper, sql } from "drizzle-orm";
+import type { PgSelect } from "drizzle-orm/pg-core";
 import { NotFoundError } from "../../errors/app-error.ts";
 import { readImage } from "../../images/images.ts";
 import { discardImages, replaceImages } from "../../images/replace.ts";
@@ -7,13 +9,15 @@ import type { RequestDeps } from "../../request-deps.ts";
 import { assertOwner } from "../../security/guard.ts";
 import type { Principal } from "../../security/principal.ts";
 import { offsetOf, type Page } from "../../validation/common.ts";
-import type { Queryable } from "./queries.ts";
 import {
   isReady,
   likeCount,
   loadPlaylist,
   playlistColumns,
   playlistFields,
+  playlistRow,
+  playlistTrackRows,
+  toPlaylist,
   trackCount,
   visibleTo,
 } from "./queries.ts";
@@ -26,7 +30,10 @@ import {
 } from "./schema.ts";
 
 /** What the playlist services take; each function picks what it uses. */
-export type PlaylistDeps = Pick<RequestDeps, "db" | "storage" | "log" | "principal" | "viewer">;
+export type PlaylistDeps = Pick<
+  RequestDeps,
+  "db" | "interactiveDb" | "storage" | "log" | "principal" | "viewer"
+>;
 
 /** POST /playlists: a new, empty playlist of the caller. */
 export async function createPlaylist(
@@ -107,23 +114,32 @@ export async function listPublicPlaylists(
   }));
 }
 
-/** GET /playlists/me: the caller's playlists, newest update first, each with a brief track list. */
+/**
+ * GET /playlists/me: the caller's playlists, newest update first, each with a brief track list.
+ * One batch: the page, and the brief lists of the same page (its ids as a subquery).
+ */
 export async function listOwnPlaylists(
-  ctx: PlaylistDeps,
+  ctx: Pick<PlaylistDeps, "db">,
   userId: string,
   page: Page,
 ): Promise<OwnPlaylistOut[]> {
-  const rows = await ctx.db
-    .select({ playlist: playlistColumns, tracks: trackCount })
-    .from(playlists)
-    .where(eq(playlists.userId, userId))
-    .orderBy(...newestFirst)
-    .limit(page.limit)
-    .offset(offsetOf(page));
-  const brief = await briefTrackLists(
-    ctx,
-    rows.map((row) => row.playlist.id),
-  );
+  const { db } = ctx;
+  const pageOf = <T extends PgSelect>(query: T) =>
+    query
+      .where(eq(playlists.userId, userId))
+      .orderBy(...newestFirst)
+      .limit(page.limit)
+      .offset(offsetOf(page));
+  const [rows, briefRows] = await db.batch([
+    pageOf(db.select({ playlist: playlistColumns, tracks: trackCount }).from(playlists).$dynamic()),
+    briefTrackRows(ctx, pageOf(db.select({ id: playlists.id }).from(playlists).$dynamic())),
+  ]);
+  const brief = new Map<string, Array<{ id: string; title: string; cover: string | null }>>();
+  for (const { playlistId, id, title, cover } of briefRows) {
+    const list = brief.get(playlistId) ?? [];
+    list.push({ id, title, cover });
+    brief.set(playlistId, list);
+  }
   return rows.map(({ playlist, tracks: count }) => ({
     id: playlist.id,
     title: playlist.title,
@@ -135,10 +151,8 @@ export async function listOwnPlaylists(
   }));
 }
 
-/** The first BRIEF_TRACKS READY tracks of each playlist, in one query for the whole page. */
-async function briefTrackLists(ctx: PlaylistDeps, playlistIds: string[]) {
-  const lists = new Map<string, Array<{ id: string; title: string; cover: string | null }>>();
-  if (playlistIds.length === 0) return lists;
+/** The first BRIEF_TRACKS READY tracks of each playlist the subquery names, in order. */
+function briefTrackRows(ctx: Pick<PlaylistDeps, "db">, playlistIds: SQLWrapper) {
   const ranked = ctx.db
     .select({
       playlistId: playlistTracks.playlistId,
@@ -153,30 +167,31 @@ async function briefTrackLists(ctx: PlaylistDeps, playlistIds: string[]) {
     .innerJoin(tracks, eq(tracks.id, playlistTracks.trackId))
     .where(and(inArray(playlistTracks.playlistId, playlistIds), isReady))
     .as("ranked");
-  const rows = await ctx.db
+  return ctx.db
     .select()
     .from(ranked)
     .where(lte(ranked.rank, BRIEF_TRACKS))
     .orderBy(asc(ranked.playlistId), asc(ranked.rank));
-  for (const { playlistId, id, title, cover } of rows) {
-    const list = lists.get(playlistId) ?? [];
-    list.push({ id, title, cover });
-    lists.set(playlistId, list);
-  }
-  return lists;
 }
 
 /**
  * GET /playlists/:id. A private playlist is shown to its owner only; to anyone else it is
  * 404, exactly like a missing one, so that its existence is not revealed.
  */
-export async function getPlaylist(ctx: PlaylistDeps, id: string): Promise<PlaylistOut> {
-  const playlist = await loadPlaylist(ctx.db, id, visibleTo(viewerUserId(ctx)));
+export async function getPlaylist(
+  ctx: Pick<PlaylistDeps, "db" | "viewer">,
+  id: string,
+): Promise<PlaylistOut> {
+  // One round trip: the row (if the caller may see it) and the track list together.
+  const [row, trackRows] = await ctx.db.batch([
+    playlistRow(ctx.db, id, visibleTo(viewerUserId(ctx))),
+    playlistTrackRows(ctx.db, id),
+  ]);
+  const playlist = toPlaylist(row[0], trackRows);
   if (!playlist) throw new NotFoundError("No such playlist.");
   return playlist;
 }
 
-/** The signed-in caller of a protected route (the guard has set it). */
 /** The user id a visibility rule may match: artists own no playlists. */
 const viewerUserId = (ctx: Pick<PlaylistDeps, "viewer">) =>
   ctx.viewer?.kind === "user" ? ctx.viewer.id : null;

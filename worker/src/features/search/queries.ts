@@ -1,10 +1,10 @@
 import {
   albums,
   artists,
-  type Database,
   follows,
   playlistLikes,
   playlists,
+  type Queryable,
   tracks,
 } from "@edge-music/db";
 import { and, eq, type SQL, sql } from "drizzle-orm";
@@ -156,17 +156,20 @@ export function searchStatement(searchable: Searchable, terms: SearchTerms, limi
 }
 
 /** The result rows, without the ordering keys. */
-async function run<T>(db: Database, searchable: Searchable, terms: SearchTerms, limit: number) {
-  const result = await db.execute(searchStatement(searchable, terms, limit));
+async function run<T>(db: Queryable, searchable: Searchable, terms: SearchTerms, limit: number) {
+  // Both drivers answer `{ rows }` (the HTTP one as full results).
+  const result = (await db.execute(searchStatement(searchable, terms, limit))) as unknown as {
+    rows: Record<string, unknown>[];
+  };
   const names = [...Object.keys(searchable.fields), "rank"];
   return result.rows.map((row) => Object.fromEntries(names.map((n) => [n, row[n]])) as T);
 }
 
-export const findTracks = (db: Database, terms: SearchTerms, limit: number) =>
+export const findTracks = (db: Queryable, terms: SearchTerms, limit: number) =>
   run<TrackResult>(db, SEARCHABLE.tracks, terms, limit);
-export const findArtists = (db: Database, terms: SearchTerms, limit: number) =>
+export const findArtists = (db: Queryable, terms: SearchTerms, limit: number) =>
   run<ArtistResult>(db, SEARCHABLE.artists, terms, limit);
-export const findAlbums = (db: Database, terms: SearchTerms, limit: number) =>
+export const findAlbums = (db: Queryable, terms: SearchTerms, limit: number) =>
   run<AlbumResult>(db, SEARCHABLE.albums, terms, limit);
-export const findPlaylists = (db: Database, terms: SearchTerms, limit: number) =>
+export const findPlaylists = (db: Queryable, terms: SearchTerms, limit: number) =>
   run<PlaylistResult>(db, SEARCHABLE.playlists, terms, limit);

@@ -1,4 +1,4 @@
-import { createDb } from "@edge-music/db";
+import { createDb, createHttpDb } from "@edge-music/db";
 import { describe, expect, it, vi } from "vitest";
 import { parseEnv } from "../../../src/env.ts";
 import { ValidationError } from "../../../src/errors/app-error.ts";
@@ -24,7 +24,8 @@ async function resetAt(now: Date, kind: PrincipalKind, token: string, password: 
   const env = parseEnv(testBindings());
   const handle = createDb(env.DATABASE_URL, { wsProxy: env.NEON_WS_PROXY ?? "" });
   const ctx: AuthContext = {
-    db: handle.db,
+    db: createHttpDb(env.DATABASE_URL, { httpEndpoint: env.NEON_HTTP_ENDPOINT ?? "" }),
+    interactiveDb: handle.db,
     env,
     log: createLogger({}, "error"),
     now,

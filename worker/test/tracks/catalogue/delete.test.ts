@@ -5,7 +5,7 @@ import { deleteTrack } from "../../../src/features/tracks/catalogue/service.ts";
 import { createLogger } from "../../../src/logger.ts";
 import type { ObjectStorage } from "../../../src/storage/index.ts";
 import { Client, registerAccount } from "../../support/auth.ts";
-import { insertTrack, insertUser, withDb } from "../../support/factories.ts";
+import { httpDb, insertTrack, insertUser, withDb } from "../../support/factories.ts";
 import { expectProblem } from "../../support/problem.ts";
 import { fetchMedia, form, json, png, storage } from "./support.ts";
 
@@ -114,12 +114,8 @@ describe("DELETE /api/v1/tracks/:id", () => {
     }) as ObjectStorage;
     const logged: string[] = [];
     const log = { ...createLogger(), error: (message: string) => void logged.push(message) };
-    await withDb((db) =>
-      deleteTrack(
-        { db, storage: failing, log, principal: { kind: "artist", id: owner.id, sessionId: "s" } },
-        track.id,
-      ),
-    );
+    const principal = { kind: "artist" as const, id: owner.id, sessionId: "s" };
+    await deleteTrack({ db: httpDb(), storage: failing, log, principal }, track.id);
     expect((await rowsOf(track.id)).tracks).toEqual([]);
     expect(logged).toContain("deleting a track's files failed");
   });

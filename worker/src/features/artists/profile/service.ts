@@ -10,7 +10,10 @@ import { offsetOf, type Page } from "../../../validation/common.ts";
 import { publicArtistColumns } from "./queries.ts";
 
 /** What the profile services take; each function picks what it uses. */
-type ArtistDeps = Pick<RequestDeps, "db" | "storage" | "log" | "waitUntil" | "principal">;
+type ArtistDeps = Pick<
+  RequestDeps,
+  "db" | "interactiveDb" | "storage" | "log" | "waitUntil" | "principal"
+>;
 
 type Row = { createdAt: Date } & Record<string, unknown>;
 const dto = <T extends Row>(row: T) => ({ ...row, createdAt: row.createdAt.toISOString() });
@@ -58,7 +61,7 @@ export interface ArtistUpdate {
  * points at them in one update; the replaced objects are deleted after the commit.
  */
 export async function updateArtist(
-  ctx: Pick<ArtistDeps, "db" | "storage" | "log">,
+  ctx: Pick<ArtistDeps, "db" | "interactiveDb" | "storage" | "log">,
   id: string,
   update: ArtistUpdate,
 ) {
@@ -108,7 +111,7 @@ export async function deleteArtist(ctx: ArtistDeps, id: string) {
     .from(artists)
     .where(eq(artists.id, id));
   if (!artist) throw new NotFoundError("No such artist.");
-  const media = await ctx.db.transaction(async (tx) => {
+  const media = await ctx.interactiveDb.transaction(async (tx) => {
     const ownTracks = await tx
       .select({ id: tracks.id, cover: tracks.cover })
       .from(tracks)

@@ -1,7 +1,6 @@
-import { pgErrorCode, UNIQUE_VIOLATION } from "@edge-music/db";
+import { pgErrorCode, type Transaction, UNIQUE_VIOLATION } from "@edge-music/db";
 import { and, eq } from "drizzle-orm";
 import { UnauthorizedError } from "../../../errors/app-error.ts";
-import { withDb } from "../../../request-deps.ts";
 import { randomToken, sha256Base64url, timingSafeEqual } from "../../../security/crypto.ts";
 import { startSession } from "../../../security/sessions.ts";
 import { signToken, verifyToken } from "../../../security/tokens.ts";
@@ -156,7 +155,7 @@ async function findOrCreateAccount(
     .where(and(eq(links.provider, provider), eq(links.subject, profile.subject)));
   if (linked) return linked.principalId;
 
-  return await ctx.db.transaction(async (tx) => {
+  return await ctx.interactiveDb.transaction(async (tx) => {
     const verifiedEmail = profile.email && profile.emailVerified ? profile.email : null;
     const [byEmail] = verifiedEmail
       ? await tx
@@ -193,7 +192,8 @@ async function findOrCreateAccount(
       // can never collide with (or take over) an account that owns the real address.
       const email = verifiedEmail ?? `${provider}-${profile.subject}@oauth.invalid`.toLowerCase();
       principalId = await insertWithFreeUsername(
-        withDb(ctx, tx),
+        tx,
+        ctx,
         usernameFrom(profile),
         email,
         verifiedEmail ? ctx.now : null,
@@ -222,7 +222,8 @@ export function usernameFrom(profile: OAuthProfile): string {
 }
 
 async function insertWithFreeUsername(
-  ctx: Pick<AuthContext, "db" | "account">,
+  tx: Transaction,
+  ctx: Pick<AuthContext, "account">,
   base: string,
   email: string,
   emailVerifiedAt: Date | null,
@@ -233,7 +234,7 @@ async function insertWithFreeUsername(
       attempt === 0 ? base : `${base}-${randomToken(3).replace(/[^A-Za-z0-9]/g, "x")}`;
     // A savepoint: a taken username must not abort the surrounding transaction.
     try {
-      const row = await ctx.db.transaction(async (sp) => {
+      const row = await tx.transaction(async (sp) => {
         const [inserted] = await sp
           .insert(principals)
           .values({ username, email, emailVerifiedAt })

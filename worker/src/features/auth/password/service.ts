@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { sendMail } from "../../../connections/mail.ts";
 import { ValidationError } from "../../../errors/app-error.ts";
-import { withDb } from "../../../request-deps.ts";
+import { withTransaction } from "../../../request-deps.ts";
 import { randomToken, sha256Hex } from "../../../security/crypto.ts";
 import { hashPassword } from "../../../security/password.ts";
 import { AUTH_LIMITS, hitLimits } from "../../../security/rate-limit.ts";
@@ -71,7 +71,7 @@ export async function resetPassword(ctx: AuthContext, token: string, password: s
   if (!live) throw invalid();
   await hitLimits(ctx.db, [AUTH_LIMITS.hashingPerIp(ctx.ip)], ctx.now);
   const passwordHash = await hashPassword(password);
-  const done = await ctx.db.transaction(async (tx) => {
+  const done = await ctx.interactiveDb.transaction(async (tx) => {
     const [claimed] = await tx
       .update(tokens)
       .set({ usedAt: ctx.now })
@@ -90,7 +90,7 @@ export async function resetPassword(ctx: AuthContext, token: string, password: s
       .update(tokens)
       .set({ usedAt: ctx.now })
       .where(and(eq(tokens.principalId, claimed.principalId), isNull(tokens.usedAt)));
-    await endAllSessions(withDb(ctx, tx), claimed.principalId);
+    await endAllSessions(withTransaction(ctx, tx), claimed.principalId);
     return true;
   });
   if (!done) throw invalid();

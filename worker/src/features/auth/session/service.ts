@@ -1,7 +1,7 @@
 import { pgConstraint, pgErrorCode, UNIQUE_VIOLATION } from "@edge-music/db";
 import { eq, sql } from "drizzle-orm";
 import { ConflictError, NotFoundError, UnauthorizedError } from "../../../errors/app-error.ts";
-import { withDb } from "../../../request-deps.ts";
+import { withTransaction } from "../../../request-deps.ts";
 import type { SessionTokens } from "../../../security/cookies.ts";
 import { hashPassword, spendVerifyTime, verifyPassword } from "../../../security/password.ts";
 import { AUTH_LIMITS, clearLimits, hitLimits, refundHits } from "../../../security/rate-limit.ts";
@@ -67,13 +67,13 @@ export async function register(ctx: AuthContext, input: RegisterInput) {
   await hitLimits(ctx.db, [AUTH_LIMITS.hashingPerIp(ctx.ip)], ctx.now);
   const passwordHash = await hashPassword(input.password);
   try {
-    const { id, tokens } = await ctx.db.transaction(async (tx) => {
+    const { id, tokens } = await ctx.interactiveDb.transaction(async (tx) => {
       const [row] = await tx
         .insert(principals)
         .values({ username: input.username, email: input.email, passwordHash })
         .returning({ id: principals.id });
       if (!row) throw new Error("insert returned no row");
-      return { id: row.id, tokens: await startSession(withDb(ctx, tx), row.id) };
+      return { id: row.id, tokens: await startSession(withTransaction(ctx, tx), row.id) };
     });
     return { account: await getAccount(ctx, id), tokens };
   } catch (error) {

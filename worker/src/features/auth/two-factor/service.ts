@@ -65,7 +65,7 @@ export async function verifyTwoFactor(ctx: AuthContext, principalId: string, cod
     return `${raw.slice(0, 5)}-${raw.slice(5)}`;
   });
   const hashes = await Promise.all(codes.map((c) => sha256Hex(normalizeRecoveryCode(c))));
-  await ctx.db.transaction(async (tx) => {
+  await ctx.interactiveDb.transaction(async (tx) => {
     // Once: of two verifies racing, the second finds 2FA already on and changes nothing.
     const enabled = await tx
       .update(twoFactor)
@@ -85,7 +85,7 @@ export async function disableTwoFactor(ctx: AuthContext, principalId: string, co
   if (!account.twoFactorEnabled) throw new ConflictError("2FA is not enabled.");
   await checkSecondFactor(ctx, principalId, code, { allowRecoveryCode: false });
   const { twoFactor, recoveryCodes } = ctx.account.auth;
-  await ctx.db.transaction(async (tx) => {
+  await ctx.interactiveDb.transaction(async (tx) => {
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.principalId, principalId));
     await tx.delete(twoFactor).where(eq(twoFactor.principalId, principalId));
   });

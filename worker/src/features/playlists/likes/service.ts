@@ -1,5 +1,5 @@
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, playlistLikes, playlists } from "@edge-music/db";
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, exists, sql } from "drizzle-orm";
 import { NotFoundError } from "../../../errors/app-error.ts";
 import { visibleTo } from "../queries.ts";
 import type { LikeStateOut } from "../schema.ts";
@@ -7,44 +7,67 @@ import type { PlaylistDeps } from "../service.ts";
 
 /**
  * POST /playlists/:id/like, idempotent: liking twice keeps one like. Only playlists the caller
- * may see can be liked (public ones and their own); others are 404, like on GET.
+ * may see can be liked (public ones and their own); others are 404, like on GET. One batch: the
+ * visibility read, the like written only when visible, and the count after it.
  */
-export async function likePlaylist(ctx: PlaylistDeps, id: string): Promise<LikeStateOut> {
+export async function likePlaylist(
+  ctx: Pick<PlaylistDeps, "db" | "principal">,
+  id: string,
+): Promise<LikeStateOut> {
+  const { db } = ctx;
   const userId = ctx.principal.id;
-  await assertVisible(ctx, id, userId);
   try {
-    await ctx.db.insert(playlistLikes).values({ userId, playlistId: id }).onConflictDoNothing();
+    const [visible, , likes] = await db.batch([
+      visibleQuery(ctx, id),
+      db.execute(sql`
+        insert into ${playlistLikes} (user_id, playlist_id)
+        select ${userId}, ${id}
+        where exists (select from ${playlists} where ${playlists.id} = ${id} and ${visibleTo(userId)})
+        on conflict do nothing`),
+      countQuery(ctx, id),
+    ]);
+    if (visible.length === 0) throw new NotFoundError("No such playlist.");
+    return { liked: true, _count: { likes: likes[0]?.likes ?? 0 } };
   } catch (error) {
-    // Deleted between the check and the insert.
+    // Deleted between the visibility read and the insert.
     if (pgErrorCode(error) === FOREIGN_KEY_VIOLATION) throw new NotFoundError("No such playlist.");
     throw error;
   }
-  return { liked: true, _count: { likes: await countLikes(ctx, id) } };
 }
 
 /** DELETE /playlists/:id/like, idempotent: removing a like that is not there is fine. */
-export async function unlikePlaylist(ctx: PlaylistDeps, id: string): Promise<LikeStateOut> {
+export async function unlikePlaylist(
+  ctx: Pick<PlaylistDeps, "db" | "principal">,
+  id: string,
+): Promise<LikeStateOut> {
+  const { db } = ctx;
   const userId = ctx.principal.id;
-  await assertVisible(ctx, id, userId);
-  await ctx.db
-    .delete(playlistLikes)
-    .where(and(eq(playlistLikes.userId, userId), eq(playlistLikes.playlistId, id)));
-  return { liked: false, _count: { likes: await countLikes(ctx, id) } };
+  const [visible, , likes] = await db.batch([
+    visibleQuery(ctx, id),
+    db.delete(playlistLikes).where(
+      and(
+        eq(playlistLikes.userId, userId),
+        eq(playlistLikes.playlistId, id),
+        exists(
+          db
+            .select({ id: playlists.id })
+            .from(playlists)
+            .where(and(eq(playlists.id, id), visibleTo(userId))),
+        ),
+      ),
+    ),
+    countQuery(ctx, id),
+  ]);
+  if (visible.length === 0) throw new NotFoundError("No such playlist.");
+  return { liked: false, _count: { likes: likes[0]?.likes ?? 0 } };
 }
 
-async function assertVisible(ctx: PlaylistDeps, id: string, userId: string) {
-  const [row] = await ctx.db
+const visibleQuery = (ctx: Pick<PlaylistDeps, "db" | "principal">, id: string) =>
+  ctx.db
     .select({ id: playlists.id })
     .from(playlists)
-    .where(and(eq(playlists.id, id), visibleTo(userId)));
-  if (!row) throw new NotFoundError("No such playlist.");
-}
+    .where(and(eq(playlists.id, id), visibleTo(ctx.principal.id)));
 
 // Counted after the write, in its own statement: the count includes every like committed by then.
-async function countLikes(ctx: PlaylistDeps, id: string): Promise<number> {
-  const [row] = await ctx.db
-    .select({ likes: count() })
-    .from(playlistLikes)
-    .where(eq(playlistLikes.playlistId, id));
-  return row?.likes ?? 0;
-}
+const countQuery = (ctx: Pick<PlaylistDeps, "db">, id: string) =>
+  ctx.db.select({ likes: count() }).from(playlistLikes).where(eq(playlistLikes.playlistId, id));

@@ -1,97 +1,149 @@
 import { playlists, playlistTracks, tracks } from "@edge-music/db";
-import { and, count, eq, inArray, max, sql } from "drizzle-orm";
+import { and, count, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { ConflictError, NotFoundError } from "../../../errors/app-error.ts";
+import { assertOwner } from "../../../security/guard.ts";
 import type { Principal } from "../../../security/principal.ts";
-import { isReady, loadPlaylist, type Tx } from "../queries.ts";
+import { isReady, playlistRow, playlistTrackRows, toPlaylist } from "../queries.ts";
 import { PLAYLIST_TRACKS_MAX, type PlaylistOut } from "../schema.ts";
-import { assertOwnPlaylist, type PlaylistDeps } from "../service.ts";
+import type { PlaylistDeps } from "../service.ts";
 
 /**
  * POST /playlists/:id/tracks: appends the tracks in the given order after the current last one,
  * skipping those already in the playlist. All or nothing: one unknown (or not READY) id → 404
- * and nothing is added. The playlist row is locked for the whole transaction, so concurrent
- * appends queue and never take the same positions.
+ * and nothing is added. One batch, so one round trip: the playlist row is locked first (concurrent
+ * appends queue and never take the same positions), the tracks KEY SHARE-locked (not deleted
+ * before the new entries reference them) and read with the playlist's entries; then one statement
+ * inserts and touches the playlist only when the same conditions hold that the answer is decided
+ * on here (owner, every track playable, room left); then the playlist is read back.
  */
 export async function addTracks(
-  ctx: PlaylistDeps,
+  ctx: Pick<PlaylistDeps, "db" | "principal">,
   id: string,
-  trackIds: string[],
+  requested: string[],
 ): Promise<PlaylistOut> {
-  const principal = ctx.principal;
-  return await ctx.db.transaction(async (tx) => {
-    await assertOwnPlaylist(tx, principal, id, { lock: true });
-    await assertPlayable(tx, trackIds);
-    const [state] = await tx
-      .select({ entries: count(), last: max(playlistTracks.position) })
-      .from(playlistTracks)
-      .where(eq(playlistTracks.playlistId, id));
-    const present = await tx
+  const { db, principal } = ctx;
+  const trackIds = [...new Set(requested.map((trackId) => trackId.toLowerCase()))];
+  const ids = sql`${sql.param(trackIds)}::uuid[]`;
+  const [owner, playable, state, present, , row, trackRows] = await db.batch([
+    lockedOwner(db, id),
+    db
+      .select({ id: tracks.id })
+      .from(tracks)
+      .where(and(inArray(tracks.id, trackIds), isReady))
+      .for("key share"),
+    db.select({ entries: count() }).from(playlistTracks).where(eq(playlistTracks.playlistId, id)),
+    db
       .select({ trackId: playlistTracks.trackId })
       .from(playlistTracks)
-      .where(and(eq(playlistTracks.playlistId, id), inArray(playlistTracks.trackId, trackIds)));
-    const presentIds = new Set(present.map((row) => row.trackId));
-    const fresh = trackIds.filter((trackId) => !presentIds.has(trackId));
-    if (fresh.length > 0) {
-      if ((state?.entries ?? 0) + fresh.length > PLAYLIST_TRACKS_MAX) {
-        throw new ConflictError(`A playlist holds at most ${PLAYLIST_TRACKS_MAX} tracks.`);
-      }
-      const first = (state?.last ?? -1) + 1;
-      await tx
-        .insert(playlistTracks)
-        .values(fresh.map((trackId, i) => ({ playlistId: id, trackId, position: first + i })));
-      await touch(tx, principal, id);
-    }
-    return await reload(tx, id);
-  });
-}
-
-/** DELETE /playlists/:id/tracks/:trackId: a track that is not in the playlist → 404. */
-export async function removeTrack(
-  ctx: PlaylistDeps,
-  id: string,
-  trackId: string,
-): Promise<PlaylistOut> {
-  const principal = ctx.principal;
-  return await ctx.db.transaction(async (tx) => {
-    await assertOwnPlaylist(tx, principal, id, { lock: true });
-    // Positions keep their gap: order is all they mean, and appends start after the maximum.
-    const removed = await tx
-      .delete(playlistTracks)
-      .where(and(eq(playlistTracks.playlistId, id), eq(playlistTracks.trackId, trackId)))
-      .returning({ trackId: playlistTracks.trackId });
-    if (removed.length === 0) throw new NotFoundError("This track is not in the playlist.");
-    await touch(tx, principal, id);
-    return await reload(tx, id);
-  });
-}
-
-/**
- * Every id must name a READY track. KEY SHARE locks keep those tracks from being deleted before
- * the new entries reference them (which would fail the foreign key with a 500).
- */
-async function assertPlayable(tx: Tx, trackIds: string[]) {
-  const found = await tx
-    .select({ id: tracks.id })
-    .from(tracks)
-    .where(and(inArray(tracks.id, trackIds), isReady))
-    .for("key share");
-  const foundIds = new Set(found.map((row) => row.id));
-  const missing = trackIds.filter((trackId) => !foundIds.has(trackId));
+      .where(and(eq(playlistTracks.playlistId, id), inArray(playlistTracks.trackId, trackIds))),
+    changeAndTouch(
+      db,
+      id,
+      sql`
+        insert into ${playlistTracks} (playlist_id, track_id, position)
+        select ${id}, f.id, s.last + row_number() over (order by f.ord)
+        from fresh f cross join state s
+        where ${ownedBy(id, principal)}
+          and (select count(*) from ${tracks} where ${tracks.id} = any(${ids}) and ${isReady}) = ${trackIds.length}
+          and s.entries + (select count(*) from fresh) <= ${PLAYLIST_TRACKS_MAX}`,
+      sql`
+        state as (
+          select count(*) as entries, coalesce(max(${playlistTracks.position}), -1) as last
+          from ${playlistTracks} where ${playlistTracks.playlistId} = ${id}
+        ), fresh as (
+          select t.id, t.ord from unnest(${ids}) with ordinality as t(id, ord)
+          where not exists (
+            select from ${playlistTracks}
+            where ${playlistTracks.playlistId} = ${id} and ${playlistTracks.trackId} = t.id
+          )
+        ),`,
+    ),
+    playlistRow(db, id),
+    playlistTrackRows(db, id),
+  ]);
+  assertOwnRow(owner, principal);
+  const playableIds = new Set(playable.map((track) => track.id));
+  const missing = trackIds.filter((trackId) => !playableIds.has(trackId));
   if (missing.length > 0) {
     throw new NotFoundError(`No playable track with the id ${missing.join(", ")}.`, {
       extensions: { missingTrackIds: missing },
     });
   }
+  const presentIds = new Set(present.map((entry) => entry.trackId));
+  const fresh = trackIds.filter((trackId) => !presentIds.has(trackId));
+  if (fresh.length > 0 && (state[0]?.entries ?? 0) + fresh.length > PLAYLIST_TRACKS_MAX) {
+    throw new ConflictError(`A playlist holds at most ${PLAYLIST_TRACKS_MAX} tracks.`);
+  }
+  return readBack(row, trackRows);
 }
 
-const touch = (tx: Tx, principal: Principal, id: string) =>
-  tx
-    .update(playlists)
-    .set({ updatedAt: sql`now()` })
-    .where(and(eq(playlists.id, id), eq(playlists.userId, principal.id)));
+/**
+ * DELETE /playlists/:id/tracks/:trackId: a track that is not in the playlist → 404. One batch, so
+ * one round trip: the playlist row locked and read (owner, existence), the entry removed and the
+ * playlist touched only for its owner and only when the entry existed, then the playlist read
+ * back; the answer is decided from what the batch read, and nothing was written otherwise.
+ */
+export async function removeTrack(
+  ctx: Pick<PlaylistDeps, "db" | "principal">,
+  id: string,
+  trackId: string,
+): Promise<PlaylistOut> {
+  const { db, principal } = ctx;
+  // Positions keep their gap: order is all they mean, and appends start after the maximum.
+  const [owner, removed, row, trackRows] = await db.batch([
+    lockedOwner(db, id),
+    changeAndTouch(
+      db,
+      id,
+      sql`
+        delete from ${playlistTracks}
+        where ${playlistTracks.playlistId} = ${id} and ${playlistTracks.trackId} = ${trackId}
+          and ${ownedBy(id, principal)}`,
+    ),
+    playlistRow(db, id),
+    playlistTrackRows(db, id),
+  ]);
+  assertOwnRow(owner, principal);
+  if ((removed.rows[0]?.changed ?? 0) === 0) {
+    throw new NotFoundError("This track is not in the playlist.");
+  }
+  return readBack(row, trackRows);
+}
 
-async function reload(tx: Tx, id: string): Promise<PlaylistOut> {
-  const playlist = await loadPlaylist(tx, id);
+/** The playlist's owner, its row locked until the batch ends (concurrent edits queue). */
+const lockedOwner = (db: PlaylistDeps["db"], id: string) =>
+  db.select({ userId: playlists.userId }).from(playlists).where(eq(playlists.id, id)).for("update");
+
+/** Unknown → 404; someone else's → 403 (as `assertOwnPlaylist`), from `lockedOwner`'s rows. */
+function assertOwnRow(rows: Array<{ userId: string }>, principal: Principal) {
+  const [row] = rows;
+  if (!row) throw new NotFoundError("No such playlist.");
+  assertOwner(principal, row.userId, "playlist");
+}
+
+/** SQL: the playlist is the caller's (the same rule, in the statement that writes). */
+const ownedBy = (id: string, principal: Principal) =>
+  sql`exists (select from ${playlists} where ${playlists.id} = ${id} and ${playlists.userId} = ${principal.id})`;
+
+/**
+ * One statement: `write` (an insert or delete, guarded by its own conditions, after the CTEs of
+ * `prelude`) and, when it wrote a row, the playlist's `updated_at` touched; answers `changed`.
+ */
+const changeAndTouch = (db: PlaylistDeps["db"], id: string, write: SQL, prelude = sql``) =>
+  db.execute<{ changed: number }>(sql`
+    with ${prelude} changed as (${write} returning 1), touched as (
+      update ${playlists} set ${sql.identifier(playlists.updatedAt.name)} = now()
+      where ${playlists.id} = ${id} and exists (select from changed)
+      returning 1
+    )
+    select count(*)::int as changed from changed`);
+
+/** The playlist as the batch read it back after the change. */
+function readBack(
+  row: Parameters<typeof toPlaylist>[0][],
+  trackRows: Parameters<typeof toPlaylist>[1],
+): PlaylistOut {
+  const playlist = toPlaylist(row[0], trackRows);
   if (!playlist) throw new NotFoundError("No such playlist.");
   return playlist;
 }

@@ -1,4 +1,4 @@
-import { artists, type Database, tracks } from "@edge-music/db";
+import { artists, type Queryable, tracks } from "@edge-music/db";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { offsetOf, type Page } from "../../../validation/common.ts";
 import type { OwnTrackView, TrackView } from "./schema.ts";
@@ -69,7 +69,7 @@ export const toOwnTrackDto = (row: OwnRow): OwnTrackView => ({
 });
 
 /** One track in any state, with the owner's fields; the caller decides who may see it. */
-export async function findTrack(db: Database, id: string) {
+export async function findTrack(db: Queryable, id: string) {
   const [row] = await db
     .select(OWN)
     .from(tracks)
@@ -89,7 +89,7 @@ export interface TrackFilter {
  * never overlap or skip.
  */
 export async function readyTracks(
-  db: Database,
+  db: Queryable,
   filter: TrackFilter,
   order: "newest" | "oldest",
   page?: Page,

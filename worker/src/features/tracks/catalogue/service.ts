@@ -13,7 +13,10 @@ import { findTrack, readyTracks, type TrackFilter, toOwnTrackDto, toTrackDto } f
 import type { OwnTrackView, TrackView } from "./schema.ts";
 
 /** What the track services take; each function picks what it uses. */
-type CatalogueDeps = Pick<RequestDeps, "db" | "storage" | "log" | "principal" | "viewer">;
+type CatalogueDeps = Pick<
+  RequestDeps,
+  "db" | "interactiveDb" | "storage" | "log" | "principal" | "viewer"
+>;
 
 const trackNotFound = (id: string) => new NotFoundError(`No track with id ${id}.`);
 
@@ -52,7 +55,7 @@ export interface TrackUpdate {
  * replaced; the album is locked FOR SHARE, so it cannot be deleted before the update commits.
  */
 export async function updateTrack(
-  ctx: Pick<CatalogueDeps, "db" | "storage" | "log" | "principal">,
+  ctx: Pick<CatalogueDeps, "db" | "interactiveDb" | "storage" | "log" | "principal">,
   id: string,
   update: TrackUpdate,
 ): Promise<OwnTrackView> {

@@ -1,4 +1,4 @@
-import { type Database, tracks } from "@edge-music/db";
+import { type Queryable, tracks } from "@edge-music/db";
 import { eq } from "drizzle-orm";
 import {
   NotFoundError,
@@ -9,7 +9,7 @@ import type { ObjectStorage } from "../../../storage/index.ts";
 import { parseRange } from "./range.ts";
 
 /** Streams only once conversion has finished; unknown and unfinished tracks answer 404. */
-export async function assertStreamable(db: Database, trackId: string): Promise<void> {
+export async function assertStreamable(db: Queryable, trackId: string): Promise<void> {
   const [track] = await db
     .select({ status: tracks.processingStatus })
     .from(tracks)

@@ -12,6 +12,7 @@ import { boundaryOf } from "../../../file-input/multipart-stream.ts";
 import { IMAGE_MAX_BYTES, type Image, mediaKey, storeImage } from "../../../images/images.ts";
 import { describeError } from "../../../logger.ts";
 import type { RequestDeps } from "../../../request-deps.ts";
+import { confirmSession } from "../../../security/sessions.ts";
 import { findTrack, toOwnTrackDto } from "../catalogue/queries.ts";
 import type { OwnTrackView } from "../catalogue/schema.ts";
 import { readUpload } from "./read-upload.ts";
@@ -61,7 +62,10 @@ interface Undo {
  * objects); a refused job is a 503. Answers the artist's view of the new track.
  */
 export async function uploadTrack(
-  ctx: Pick<RequestDeps, "db" | "redis" | "storage" | "log" | "env" | "principal">,
+  ctx: Pick<
+    RequestDeps,
+    "db" | "interactiveDb" | "redis" | "storage" | "log" | "env" | "principal"
+  >,
   request: Request,
 ): Promise<OwnTrackView> {
   const contentType = request.headers.get("content-type") ?? "";
@@ -72,6 +76,8 @@ export async function uploadTrack(
   if (Number(request.headers.get("content-length") ?? 0) > maxBodyBytes(maxBytes)) {
     throw new PayloadTooLargeError(maxBytes);
   }
+  // A revoked session must not get to stream its body to storage first.
+  await confirmSession(ctx);
   const trackId = crypto.randomUUID();
   const artistId = ctx.principal.id;
   const undo: Undo = { objects: [], row: false };
@@ -135,13 +141,13 @@ async function undoUpload(
 }
 
 async function insertTrack(
-  ctx: Pick<RequestDeps, "db">,
+  ctx: Pick<RequestDeps, "interactiveDb">,
   upload: NewUpload,
   title: string,
   source: { key: string; fileName: string },
   cover: string | null,
 ) {
-  return await ctx.db.transaction(async (tx) => {
+  return await ctx.interactiveDb.transaction(async (tx) => {
     if (upload.albumId) {
       // Locked, so the album cannot be deleted between this check and the insert.
       const [album] = await tx
