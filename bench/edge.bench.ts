@@ -1,0 +1,116 @@
+// Latency of hot routes as a listener far from the database feels it: the real Worker (wrangler
+// dev) on the local stack, with every exchange between the Worker and Postgres delayed by
+// DEV_DB_RTT_MS (the Neon bridge's latency knob; default here 50 ms, the Europe ↔ us-east round
+// trip). Per route: p50/p95 at concurrency 1 and 8 over BENCH_N requests (default 40) each.
+// Run it at 0 and 50 (`DEV_DB_RTT_MS=0 ./run bench edge`) to see what the distance costs.
+import { migrate } from "@edge-music/db/migrate";
+import { startInfra, startStackWorker } from "@edge-music/stack";
+import { lifecycle, loadLine, registerUser, signIn } from "./support/seed-stack.ts";
+import { summarize } from "./support/stats.ts";
+
+const RTT = Number(process.env.DEV_DB_RTT_MS ?? 50);
+const N = Number(process.env.BENCH_N ?? 40);
+
+const life = await lifecycle("edge");
+try {
+  const infra = await startInfra({ dbRttMs: RTT });
+  life.defer(infra.stop);
+  await migrate(infra.databaseUrl);
+  const worker = await startStackWorker(infra, { tmp: life.tmp });
+  life.defer(worker.stop);
+  console.log(`db rtt ${RTT} ms · ${loadLine("at start")}`);
+
+  const api = `${worker.url}/api/v1`;
+  const headers = (cookie: string) => ({
+    cookie,
+    "content-type": "application/json",
+    origin: worker.url,
+  });
+  const account = await registerUser(worker, "edge");
+  const cookie = await signIn(worker, account);
+  const created = await fetch(`${api}/playlists`, {
+    method: "POST",
+    headers: headers(cookie),
+    body: JSON.stringify({ title: "Edge", isPublic: true }),
+  });
+  const playlist = (await created.json()) as { id: string };
+
+  // A fresh refresh token per call: each rotation spends the one it presents.
+  const refreshTokens: string[] = [];
+  const loginForRefresh = async () => {
+    const answer = await fetch(`${api}/users/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: account.email, password: account.password }),
+    });
+    const refresh = answer.headers.getSetCookie().find((c) => c.startsWith("refresh_token="));
+    return refresh?.split(";")[0] ?? "";
+  };
+
+  const routes: Array<{ label: string; run: () => Promise<Response> }> = [
+    {
+      label: "GET /users/me (signed in)",
+      run: () => fetch(`${api}/users/me`, { headers: headers(cookie) }),
+    },
+    {
+      label: "GET /history (signed in)",
+      run: () => fetch(`${api}/history`, { headers: headers(cookie) }),
+    },
+    {
+      label: "GET /playlists/me (signed in)",
+      run: () => fetch(`${api}/playlists/me`, { headers: headers(cookie) }),
+    },
+    {
+      label: "GET /playlists/{id} (anonymous)",
+      run: () => fetch(`${api}/playlists/${playlist.id}`),
+    },
+    {
+      label: "POST /playlists/{id}/like (signed in)",
+      run: () =>
+        fetch(`${api}/playlists/${playlist.id}/like`, { method: "POST", headers: headers(cookie) }),
+    },
+    { label: "GET /search?q=edge (anonymous)", run: () => fetch(`${api}/search?q=edge`) },
+    {
+      label: "POST /users/auth/refresh",
+      run: () => {
+        const token = refreshTokens.pop() ?? "";
+        return fetch(`${api}/users/auth/refresh`, {
+          method: "POST",
+          headers: { cookie: token, origin: worker.url },
+        });
+      },
+    },
+  ];
+
+  for (const route of routes) {
+    for (const concurrency of [1, 8]) {
+      if (route.label.includes("refresh")) {
+        // Logins are rate limited per address; each gets its own.
+        refreshTokens.length = 0;
+        for (let i = 0; i < N + concurrency; i++) refreshTokens.push(await loginForRefresh());
+      }
+      await route.run(); // warm-up
+      const samples: number[] = [];
+      let errors = 0;
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (next < N) {
+            next++;
+            const start = performance.now();
+            const answer = await route.run();
+            await answer.arrayBuffer();
+            samples.push(performance.now() - start);
+            if (answer.status >= 400) errors++;
+          }
+        }),
+      );
+      const s = summarize(samples);
+      console.log(
+        `${route.label.padEnd(40)} c=${concurrency} n=${s.n} p50=${s.p50.toFixed(1)} p95=${s.p95.toFixed(1)} ms${errors ? ` errors=${errors}` : ""}`,
+      );
+    }
+  }
+} finally {
+  await life.stopAll();
+}
