@@ -1,5 +1,6 @@
-import { type Queryable, rateLimits } from "@edge-music/db";
+import { type HttpDatabase, rateLimits } from "@edge-music/db";
 import { inArray, lt, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { RateLimitedError } from "../errors/app-error.ts";
 
 /** At most `max` hits per fixed window of `windowSeconds` for `key`. */
@@ -9,54 +10,84 @@ export interface Limit {
   windowSeconds: number;
 }
 
-/**
- * Counts one attempt against each limit, BEFORE the attempt is judged, and throws 429 (with
- * Retry-After) when one is over: attempts sent in parallel are all counted before any of them
- * is checked, so a burst cannot slip under the limit. A window that has run out starts again.
- * One atomic upsert per key.
- */
-export async function hitLimits(db: Queryable, limits: Limit[], now: Date): Promise<void> {
+/** The upsert that counts one hit against `limit` (a window that has run out starts again). */
+export function hitQuery(db: HttpDatabase, limit: Limit, now: Date) {
+  const windowStart = new Date(now.getTime() - limit.windowSeconds * 1000);
+  return db
+    .insert(rateLimits)
+    .values({ key: limit.key, windowStartedAt: now, hits: 1 })
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: {
+        hits: sql`case when ${rateLimits.windowStartedAt} <= ${windowStart} then 1 else ${rateLimits.hits} + 1 end`,
+        windowStartedAt: sql`case when ${rateLimits.windowStartedAt} <= ${windowStart} then ${now} else ${rateLimits.windowStartedAt} end`,
+      },
+    })
+    .returning({ hits: rateLimits.hits, windowStartedAt: rateLimits.windowStartedAt });
+}
+
+type Hit = Awaited<ReturnType<typeof hitQuery>>;
+
+/** 429 (with Retry-After) when one of the counted hits is over its limit. */
+export function judgeHits(limits: Limit[], hits: Hit[], now: Date): void {
   let retryAfter = 0;
-  for (const limit of limits) {
-    const windowStart = new Date(now.getTime() - limit.windowSeconds * 1000);
-    const [row] = await db
-      .insert(rateLimits)
-      .values({ key: limit.key, windowStartedAt: now, hits: 1 })
-      .onConflictDoUpdate({
-        target: rateLimits.key,
-        set: {
-          hits: sql`case when ${rateLimits.windowStartedAt} <= ${windowStart} then 1 else ${rateLimits.hits} + 1 end`,
-          windowStartedAt: sql`case when ${rateLimits.windowStartedAt} <= ${windowStart} then ${now} else ${rateLimits.windowStartedAt} end`,
-        },
-      })
-      .returning({ hits: rateLimits.hits, windowStartedAt: rateLimits.windowStartedAt });
+  limits.forEach((limit, i) => {
+    const row = hits[i]?.[0];
     if (row && row.hits > limit.max) {
       const resetsAt = row.windowStartedAt.getTime() + limit.windowSeconds * 1000;
       retryAfter = Math.max(retryAfter, Math.ceil((resetsAt - now.getTime()) / 1000), 1);
     }
-  }
-  // About one hit in 100 also sweeps windows that ended a day ago, so the table stays the size
-  // of the recent traffic without a scheduled job.
-  if (Math.random() < 0.01) {
-    const stale = new Date(now.getTime() - 24 * 60 * 60 * 1000);
-    await db.delete(rateLimits).where(lt(rateLimits.windowStartedAt, stale));
-  }
+  });
   if (retryAfter > 0) throw new RateLimitedError(retryAfter);
 }
 
+/**
+ * Counts one attempt against each limit, BEFORE the attempt is judged, and throws 429 (with
+ * Retry-After) when one is over: attempts sent in parallel are all counted before any of them
+ * is checked, so a burst cannot slip under the limit. One atomic upsert per key, all in one
+ * round trip; `also` joins that round trip (the statement the attempt needs next).
+ */
+export async function hitLimits(db: HttpDatabase, limits: Limit[], now: Date): Promise<void>;
+export async function hitLimits<T extends BatchItem<"pg">>(
+  db: HttpDatabase,
+  limits: Limit[],
+  now: Date,
+  also: T,
+): Promise<Awaited<T>>;
+export async function hitLimits(
+  db: HttpDatabase,
+  limits: Limit[],
+  now: Date,
+  also?: BatchItem<"pg">,
+): Promise<unknown> {
+  const hits = limits.map((limit) => hitQuery(db, limit, now));
+  // About one hit in 100 also sweeps windows that ended a day ago, so the table stays the size
+  // of the recent traffic without a scheduled job.
+  const sweep =
+    Math.random() < 0.01
+      ? [db.delete(rateLimits).where(lt(rateLimits.windowStartedAt, new Date(now.getTime() - DAY)))]
+      : [];
+  const queries = [...hits, ...sweep, ...(also ? [also] : [])] as unknown as [
+    BatchItem<"pg">,
+    ...BatchItem<"pg">[],
+  ];
+  const results = (await db.batch(queries)) as unknown[];
+  judgeHits(limits, results.slice(0, hits.length) as Hit[], now);
+  return also ? results.at(-1) : undefined;
+}
+
+const DAY = 24 * 60 * 60 * 1000;
+
 /** Gives back one attempt (it succeeded: only failures should use up a limit). */
-export async function refundHits(db: Queryable, keys: string[]): Promise<void> {
-  if (keys.length === 0) return;
-  await db
+export const refundQuery = (db: HttpDatabase, keys: string[]) =>
+  db
     .update(rateLimits)
     .set({ hits: sql`greatest(${rateLimits.hits} - 1, 0)` })
     .where(inArray(rateLimits.key, keys));
-}
 
 /** Forgets the counters (a successful sign-in clears that account's failures). */
-export async function clearLimits(db: Queryable, keys: string[]): Promise<void> {
-  if (keys.length > 0) await db.delete(rateLimits).where(inArray(rateLimits.key, keys));
-}
+export const clearQuery = (db: HttpDatabase, keys: string[]) =>
+  db.delete(rateLimits).where(inArray(rateLimits.key, keys));
 
 /** The abuse limits of the auth flows (per account and per client address). */
 export const AUTH_LIMITS = {

@@ -25,9 +25,16 @@ export async function startSession(
   ctx: SessionContext,
   principalId: string,
 ): Promise<SessionTokens> {
-  const { sessions } = ctx.account.auth;
   const refreshTokenId = crypto.randomUUID();
-  const [session] = await ctx.db
+  const [session] = await sessionInsert(ctx, principalId, refreshTokenId);
+  if (!session) throw new Error("session insert returned no row");
+  return await signSessionTokens(ctx, principalId, session.id, refreshTokenId);
+}
+
+/** The insert of a new session, as a query (to await, or to send in a batch). */
+export function sessionInsert(ctx: SessionContext, principalId: string, refreshTokenId: string) {
+  const { sessions } = ctx.account.auth;
+  return ctx.db
     .insert(sessions)
     .values({
       principalId,
@@ -37,11 +44,9 @@ export async function startSession(
       userAgent: ctx.userAgent?.slice(0, 512),
     })
     .returning({ id: sessions.id });
-  if (!session) throw new Error("session insert returned no row");
-  return await signSessionTokens(ctx, principalId, session.id, refreshTokenId);
 }
 
-async function signSessionTokens(
+export async function signSessionTokens(
   ctx: Pick<SessionContext, "env" | "now" | "account">,
   principalId: string,
   sessionId: string,

@@ -4,8 +4,8 @@ import { ConflictError, NotFoundError, UnauthorizedError } from "../../../errors
 import { withTransaction } from "../../../request-deps.ts";
 import type { SessionTokens } from "../../../security/cookies.ts";
 import { hashPassword, spendVerifyTime, verifyPassword } from "../../../security/password.ts";
-import { AUTH_LIMITS, clearLimits, hitLimits, refundHits } from "../../../security/rate-limit.ts";
-import { startSession } from "../../../security/sessions.ts";
+import { AUTH_LIMITS, clearQuery, hitLimits, refundQuery } from "../../../security/rate-limit.ts";
+import { sessionInsert, signSessionTokens, startSession } from "../../../security/sessions.ts";
 import type { AuthContext } from "../shared.ts";
 import { checkSecondFactor } from "../two-factor/second-factor.ts";
 
@@ -29,8 +29,13 @@ export type Account = UserAccount | ArtistAccount;
 
 /** The signed-in account as its owner sees it: never a password hash, never an artist's email. */
 export async function getAccount(ctx: Pick<AuthContext, "db" | "account">, id: string) {
+  return toAccount(ctx, (await accountView(ctx, id))[0]);
+}
+
+/** The account's row and its 2FA state, as a query (to await, or to send in a batch). */
+export function accountView(ctx: Pick<AuthContext, "db" | "account">, id: string) {
   const { principals, auth } = ctx.account;
-  const [row] = await ctx.db
+  return ctx.db
     .select({
       principal: principals,
       twoFactorEnabled: sql<boolean>`${auth.twoFactor.enabledAt} is not null`,
@@ -38,6 +43,12 @@ export async function getAccount(ctx: Pick<AuthContext, "db" | "account">, id: s
     .from(principals)
     .leftJoin(auth.twoFactor, eq(auth.twoFactor.principalId, principals.id))
     .where(eq(principals.id, id));
+}
+
+function toAccount(
+  ctx: Pick<AuthContext, "account">,
+  row: Awaited<ReturnType<typeof accountView>>[number] | undefined,
+): Account {
   if (!row) throw new NotFoundError("The account no longer exists.");
   const p = row.principal as typeof row.principal & Partial<Omit<ArtistAccount, "id">>;
   const common = {
@@ -100,29 +111,47 @@ export interface LoginInput {
 export async function login(ctx: AuthContext, input: LoginInput): Promise<LoginResult> {
   const accountLimit = AUTH_LIMITS.loginPerAccount(ctx.account.name, input.email);
   const ipLimit = AUTH_LIMITS.loginPerIp(ctx.ip);
-  // Counted before the check, so parallel guesses cannot outrun the limit; given back on success.
-  await hitLimits(ctx.db, [accountLimit, ipLimit], ctx.now);
   const { principals, auth } = ctx.account;
-  const [row] = await ctx.db
-    .select({
-      id: principals.id,
-      passwordHash: principals.passwordHash,
-      twoFactorEnabled: sql<boolean>`${auth.twoFactor.enabledAt} is not null`,
-    })
-    .from(principals)
-    .leftJoin(auth.twoFactor, eq(auth.twoFactor.principalId, principals.id))
-    .where(eq(principals.email, input.email));
+  // Counted before the check, so parallel guesses cannot outrun the limit; given back on success.
+  // The account is read in the same round trip (it is used only if no limit is over).
+  const [row] = await hitLimits(
+    ctx.db,
+    [accountLimit, ipLimit],
+    ctx.now,
+    ctx.db
+      .select({
+        id: principals.id,
+        passwordHash: principals.passwordHash,
+        twoFactorEnabled: sql<boolean>`${auth.twoFactor.enabledAt} is not null`,
+      })
+      .from(principals)
+      .leftJoin(auth.twoFactor, eq(auth.twoFactor.principalId, principals.id))
+      .where(eq(principals.email, input.email)),
+  );
   const valid = row?.passwordHash
     ? await verifyPassword(row.passwordHash, input.password)
     : await spendVerifyTime(input.password);
   if (!row || !valid) throw new UnauthorizedError("The email or the password is wrong.");
   // The password was right: not a failed sign-in, whatever the second factor says.
-  await clearLimits(ctx.db, [accountLimit.key]);
-  await refundHits(ctx.db, [ipLimit.key]);
+  const forgive = [
+    clearQuery(ctx.db, [accountLimit.key]),
+    refundQuery(ctx.db, [ipLimit.key]),
+  ] as const;
   if (row.twoFactorEnabled === true) {
+    await ctx.db.batch(forgive);
     if (!input.code) return { status: "two-factor-required" };
     await checkSecondFactor(ctx, row.id, input.code, { allowRecoveryCode: true });
+    const tokens = await startSession(ctx, row.id);
+    return { status: "signed-in", account: await getAccount(ctx, row.id), tokens };
   }
-  const tokens = await startSession(ctx, row.id);
-  return { status: "signed-in", account: await getAccount(ctx, row.id), tokens };
+  // Without a second factor: the counters, the new session and the account in one round trip.
+  const refreshTokenId = crypto.randomUUID();
+  const [, , [session], view] = await ctx.db.batch([
+    ...forgive,
+    sessionInsert(ctx, row.id, refreshTokenId),
+    accountView(ctx, row.id),
+  ]);
+  if (!session) throw new Error("session insert returned no row");
+  const tokens = await signSessionTokens(ctx, row.id, session.id, refreshTokenId);
+  return { status: "signed-in", account: toAccount(ctx, view[0]), tokens };
 }

@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
 import { UnauthorizedError } from "../../../errors/app-error.ts";
 import { decrypt, sha256Hex } from "../../../security/crypto.ts";
-import { AUTH_LIMITS, clearLimits, hitLimits, refundHits } from "../../../security/rate-limit.ts";
+import { AUTH_LIMITS, clearQuery, hitLimits, refundQuery } from "../../../security/rate-limit.ts";
 import { matchTotp } from "../../../security/totp.ts";
 import type { AuthContext } from "../shared.ts";
 
@@ -35,8 +35,10 @@ export async function checkSecondFactor(
   // Counted before the check (parallel guesses cannot outrun the limit), given back on success.
   await hitLimits(ctx.db, [accountLimit, ipLimit], ctx.now);
   const accepted = async <T>(value: T) => {
-    await clearLimits(ctx.db, [accountLimit.key]);
-    await refundHits(ctx.db, [ipLimit.key]);
+    await ctx.db.batch([
+      clearQuery(ctx.db, [accountLimit.key]),
+      refundQuery(ctx.db, [ipLimit.key]),
+    ]);
     return value;
   };
   const { twoFactor, recoveryCodes } = ctx.account.auth;
