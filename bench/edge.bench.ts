@@ -71,6 +71,15 @@ try {
     },
     { label: "GET /search?q=edge (anonymous)", run: () => fetch(`${api}/search?q=edge`) },
     {
+      label: "POST /users/auth/login (argon2 inside)",
+      run: () =>
+        fetch(`${api}/users/auth/login`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: worker.url },
+          body: JSON.stringify({ email: account.email, password: account.password }),
+        }),
+    },
+    {
       label: "POST /users/auth/refresh",
       run: () => {
         const token = refreshTokens.pop() ?? "";
