@@ -1,5 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
+import { etag } from "hono/etag";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "./app-env.ts";
 import { NotFoundError } from "./errors/app-error.ts";
@@ -29,6 +30,9 @@ export function createApp() {
   app.use(`${API_PREFIX}/*`, corsForAllowedOrigins);
   app.use(`${API_PREFIX}/*`, originCheck);
   app.use(`${API_PREFIX}/*`, jsonBodyLimit);
+  // Successful GETs carry an ETag (the object's for media, a digest of the body otherwise) and
+  // answer a matching If-None-Match with 304 and no body.
+  app.use(`${API_PREFIX}/*`, etag());
 
   app.route(`${API_PREFIX}/health`, healthRoutes);
   app.route(`${API_PREFIX}/users/auth`, authRoutes(ACCOUNT_KINDS.user));
