@@ -29,6 +29,11 @@ export interface InfraInfo {
   neonHttpEndpoint: string;
   /** The round-trip time the bridge adds to every exchange with the database (0: none). */
   dbRttMs: number;
+  /**
+   * A second bridge in front of the same Postgres, used by one suite only, so that its count of
+   * round trips (`roundTripsUrl`) is that suite's alone: the round-trip budget test.
+   */
+  countingBridge?: { neonWsProxy: string; neonHttpEndpoint: string; roundTripsUrl: string };
   redisUrl: string;
   s3: S3Config;
   /** The stand-ins for outside services: OAuth providers, the mail API, the test oracle. */
@@ -57,6 +62,8 @@ export interface InfraOptions {
    * distance to production's database. Default: DEV_DB_RTT_MS, else 0.
    */
   dbRttMs?: number;
+  /** Also start `countingBridge` (tests). */
+  countingBridge?: boolean;
   logFor?: (part: Part | "stand-ins") => LogFn;
 }
 
@@ -169,21 +176,32 @@ export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
       const { hostname, port } = new URL(url);
       return `${hostname}:${port || "5432"}`;
     };
-    const bridge = await onPort("bridge", (port) =>
+    const startBridge = (port: number) =>
       startNeonBridge({
         port,
         allowedTargets: [hostPort(databaseUrl), hostPort(pooledDatabaseUrl)],
         rttMs: dbRttMs,
         log: logFor("bridge"),
-      }),
-    );
+      });
+    const bridge = await onPort("bridge", startBridge);
     stops.push(bridge.stop);
+    const counting = options.countingBridge ? await startBridge(await freePort()) : undefined;
+    if (counting) stops.push(counting.stop);
     return {
       databaseUrl,
       pooledDatabaseUrl,
       neonWsProxy: bridge.url,
       neonHttpEndpoint: bridge.httpUrl,
       dbRttMs,
+      ...(counting
+        ? {
+            countingBridge: {
+              neonWsProxy: counting.url,
+              neonHttpEndpoint: counting.httpUrl,
+              roundTripsUrl: counting.statsUrl,
+            },
+          }
+        : {}),
       redisUrl,
       s3,
       standIns,

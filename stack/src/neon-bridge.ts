@@ -14,7 +14,22 @@ export interface NeonBridgeHandle {
   port: number;
   /** The round-trip time every exchange with the database is delayed by (0: none). */
   rttMs: number;
+  /** Where its count of round trips is read (`GET`: `{ roundTrips, http, wsHandshakes, wsReplies }`). */
+  statsUrl: string;
   stop(): Promise<void>;
+}
+
+/**
+ * The round trips clients made through the bridge since it started: an HTTP query is one; a new
+ * WebSocket costs the handshakes of a `wss://` connection; then every turn of the conversation
+ * (a client's message answered by Postgres) is one. A message Postgres does not answer (the
+ * Terminate of a closing connection) costs the client no wait and is not counted.
+ */
+export interface RoundTrips {
+  roundTrips: number;
+  http: number;
+  wsHandshakes: number;
+  wsReplies: number;
 }
 
 /**
@@ -38,6 +53,8 @@ export async function startNeonBridge(options: {
   const rttMs = options.rttMs ?? 0;
   if (!(rttMs >= 0 && Number.isFinite(rttMs))) throw new Error(`rttMs must be ≥ 0, not ${rttMs}`);
   const waiting = new Set<Duplex>();
+  const count: RoundTrips = { roundTrips: 0, http: 0, wsHandshakes: 0, wsReplies: 0 };
+  const total = () => ({ ...count, roundTrips: count.http + count.wsHandshakes + count.wsReplies });
   const sql = createSqlEndpoint({
     isAllowed: (target) => allowed.has(target),
     oneWayMs: rttMs / 2,
@@ -45,7 +62,14 @@ export async function startNeonBridge(options: {
     log: options.log,
   });
   const server: Server = createServer((req, res) => {
-    if (pathOf(req.url) === "/sql") return sql.handle(req, res);
+    if (pathOf(req.url) === "/sql") {
+      count.http++;
+      return sql.handle(req, res);
+    }
+    if (pathOf(req.url) === "/round-trips") {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(total()));
+      return;
+    }
     res.writeHead(426, { "content-type": "text/plain" }).end("WebSocket upgrade required\n");
   });
   const wss = new WebSocketServer({ noServer: true });
@@ -57,6 +81,7 @@ export async function startNeonBridge(options: {
     // The 101 answer comes when a new wss:// connection would be ready: after TCP, TLS and the
     // upgrade itself.
     waiting.add(socket);
+    count.wsHandshakes += WSS_HANDSHAKE_ROUND_TRIPS;
     socket.on("error", () => socket.destroy());
     void sleepAtLeast(WSS_HANDSHAKE_ROUND_TRIPS * rttMs).then(() => {
       waiting.delete(socket);
@@ -71,7 +96,7 @@ export async function startNeonBridge(options: {
       ws.close(1008, "address not allowed");
       return;
     }
-    pipe(ws, address, rttMs / 2);
+    pipe(ws, address, rttMs / 2, () => count.wsReplies++);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -82,6 +107,7 @@ export async function startNeonBridge(options: {
     httpUrl: `http://127.0.0.1:${options.port}/sql`,
     port: options.port,
     rttMs,
+    statsUrl: `http://127.0.0.1:${options.port}/round-trips`,
     async stop() {
       for (const socket of waiting) socket.destroy();
       for (const client of wss.clients) client.terminate();
@@ -102,7 +128,7 @@ function pathOf(url: string | undefined): string {
  * Carries one WebSocket to a TCP connection to Postgres and back. Each direction is a line with
  * a one-way delay: frames, chunks and the close that ends them arrive in the order sent.
  */
-function pipe(ws: WebSocket, address: string, oneWayMs: number): void {
+function pipe(ws: WebSocket, address: string, oneWayMs: number, onReply: () => void): void {
   const separator = address.lastIndexOf(":");
   const socket = connect({
     host: address.slice(0, separator),
@@ -117,14 +143,21 @@ function pipe(ws: WebSocket, address: string, oneWayMs: number): void {
     socket.destroy();
     if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close();
   };
+  // A turn: the client spoke, then Postgres answered (counted once, at its first answer).
+  let clientSpoke = false;
   // Frames that arrive before the TCP connection is up are buffered by the socket itself.
   ws.on("message", (data: Buffer | ArrayBuffer | Buffer[]) => {
+    clientSpoke = true;
     const chunk = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
     toPostgres.push(() => {
       if (!socket.destroyed) socket.write(chunk);
     });
   });
   socket.on("data", (chunk) => {
+    if (clientSpoke) {
+      clientSpoke = false;
+      onReply();
+    }
     toClient.push(() => {
       if (ws.readyState === ws.OPEN) ws.send(chunk);
     });

@@ -16,6 +16,7 @@ export default async function setup(project: TestProject) {
     ...(process.env.TEST_DATABASE_URL ? { databaseUrl: process.env.TEST_DATABASE_URL } : {}),
     ...(process.env.TEST_REDIS_URL ? { redisUrl: process.env.TEST_REDIS_URL } : {}),
     bucket: "test-media",
+    countingBridge: true,
   });
   const app = await createAppDatabase(infra.databaseUrl);
   // Only data crosses to the test workers: not the stop and restart functions.
