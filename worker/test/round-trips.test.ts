@@ -79,7 +79,12 @@ describe("database round trips per request", () => {
     const user = await registerAccount("user");
     const created = await user.client.post("/api/v1/playlists", { title: "Open", isPublic: true });
     const { id } = (await created.json()) as { id: string };
-    const paths = [`/api/v1/playlists/${id}`, "/api/v1/artists", "/api/v1/tracks"];
+    const paths = [
+      `/api/v1/playlists/${id}`,
+      "/api/v1/artists",
+      "/api/v1/tracks",
+      "/api/v1/search?q=open",
+    ];
     const results = [];
     for (const path of paths) results.push({ path, ...(await measure(null, "GET", path)) });
     expect(results).toEqual(paths.map((path) => ({ path, status: 200, trips: 1 })));

@@ -155,14 +155,16 @@ export function searchStatement(searchable: Searchable, terms: SearchTerms, limi
     ORDER BY ${orderOf(searchable)} LIMIT ${limit}`;
 }
 
-/** The result rows, without the ordering keys. */
-async function run<T>(db: Queryable, searchable: Searchable, terms: SearchTerms, limit: number) {
+/** The result rows of `searchStatement`, without the ordering keys. */
+export function searchRows<T>(searchable: Searchable, result: unknown): T[] {
   // Both drivers answer `{ rows }` (the HTTP one as full results).
-  const result = (await db.execute(searchStatement(searchable, terms, limit))) as unknown as {
-    rows: Record<string, unknown>[];
-  };
+  const { rows } = result as { rows: Record<string, unknown>[] };
   const names = [...Object.keys(searchable.fields), "rank"];
-  return result.rows.map((row) => Object.fromEntries(names.map((n) => [n, row[n]])) as T);
+  return rows.map((row) => Object.fromEntries(names.map((n) => [n, row[n]])) as T);
+}
+
+async function run<T>(db: Queryable, searchable: Searchable, terms: SearchTerms, limit: number) {
+  return searchRows<T>(searchable, await db.execute(searchStatement(searchable, terms, limit)));
 }
 
 export const findTracks = (db: Queryable, terms: SearchTerms, limit: number) =>
