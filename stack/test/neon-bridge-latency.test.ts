@@ -76,7 +76,9 @@ describe("the bridge's database round trip (DEV_DB_RTT_MS)", () => {
 
   it("adds nothing at 0", async () => {
     expect(await httpQueryMs(near)).toBeLessThan(RTT);
-    expect(await wsConnectAndQueryMs(near)).toBeLessThan(RTT);
+    // A new Postgres backend alone may take tens of milliseconds on a loaded machine; what must
+    // not be there is the ≥ 4 round trips (400 ms) the far bridge adds.
+    expect(await wsConnectAndQueryMs(near)).toBeLessThan(2 * RTT);
   });
 });
 
