@@ -1,8 +1,9 @@
 // Runs inside Cloudflare Workers: nothing Node-only may be imported here (see ./node.ts).
 import { neon, neonConfig, Pool } from "@neondatabase/serverless";
+import type { SQL } from "drizzle-orm";
 import { drizzle as drizzleHttp, type NeonHttpDatabase } from "drizzle-orm/neon-http";
 import { drizzle, type NeonDatabase } from "drizzle-orm/neon-serverless";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { type PgDatabase, PgDialect, type PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -69,8 +70,10 @@ export interface CreateHttpDbOptions {
    * statement becomes a batch of two, a batch gets it prepended. Its failure aborts the round
    * trip, so what follows it is neither read nor written (the Worker's session check).
    */
-  lead?: () => { sql: string; params: unknown[] } | undefined;
+  lead?: () => SQL | undefined;
 }
+
+const dialect = new PgDialect();
 
 /** What drizzle's neon-http session calls on its client (see drizzle-orm/neon-http/session). */
 interface RawClient {
@@ -89,7 +92,9 @@ function withLead(base: RawClient, lead: NonNullable<CreateHttpDbOptions["lead"]
     if (!pending) return undefined;
     pending = false;
     const statement = lead();
-    return statement ? base.query(statement.sql, statement.params) : undefined;
+    if (!statement) return undefined;
+    const { sql: text, params } = dialect.sqlToQuery(statement);
+    return base.query(text, params);
   };
   class Statement implements PromiseLike<unknown> {
     constructor(readonly inner: PromiseLike<unknown>) {}

@@ -53,8 +53,11 @@ export async function startNeonBridge(options: {
   const rttMs = options.rttMs ?? 0;
   if (!(rttMs >= 0 && Number.isFinite(rttMs))) throw new Error(`rttMs must be ≥ 0, not ${rttMs}`);
   const waiting = new Set<Duplex>();
-  const count: RoundTrips = { roundTrips: 0, http: 0, wsHandshakes: 0, wsReplies: 0 };
-  const total = () => ({ ...count, roundTrips: count.http + count.wsHandshakes + count.wsReplies });
+  const count: Omit<RoundTrips, "roundTrips"> = { http: 0, wsHandshakes: 0, wsReplies: 0 };
+  const total = (): RoundTrips => ({
+    ...count,
+    roundTrips: count.http + count.wsHandshakes + count.wsReplies,
+  });
   const sql = createSqlEndpoint({
     isAllowed: (target) => allowed.has(target),
     oneWayMs: rttMs / 2,

@@ -1,4 +1,4 @@
-import type { Database, HttpDatabase, Transaction } from "@edge-music/db";
+import type { Database, HttpDatabase } from "@edge-music/db";
 import type { RedisClient } from "./connections/redis.ts";
 import type { Env } from "./env.ts";
 import type { Logger } from "./logger.ts";
@@ -45,10 +45,14 @@ export interface RequestDeps {
   readonly viewer: Principal | null;
 }
 
-/** The same request's deps with `db` inside an interactive transaction (`interactiveDb.transaction`). */
-export function withTransaction<D extends object>(
+/**
+ * `deps` with some members replaced or added (a transaction's `db`, the account kind of an auth
+ * route). The other members stay the same lazy getters: nothing is opened by making it.
+ */
+export function overlay<D extends object, O extends object>(
   deps: D,
-  tx: Transaction,
-): Omit<D, "db"> & { readonly db: Transaction } {
-  return Object.create(deps, { db: { value: tx, enumerable: true } });
+  values: O,
+): Omit<D, keyof O> & O {
+  const members = Object.entries(values).map(([key, value]) => [key, { value, enumerable: true }]);
+  return Object.create(deps, Object.fromEntries(members));
 }

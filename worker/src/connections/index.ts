@@ -1,5 +1,5 @@
 import { createDb, createHttpDb, type Database, type HttpDatabase } from "@edge-music/db";
-import { type SQL, sql } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import type { Env } from "../env.ts";
 import type { Logger } from "../logger.ts";
 import { describeError } from "../logger.ts";
@@ -22,7 +22,7 @@ export interface Connections {
  * A statement the request's first database round trip must carry before its own (the session
  * check): asked once, on the first round trip, whichever path that takes.
  */
-export type LeadStatement = () => { sql: string; params: unknown[] } | undefined;
+export type LeadStatement = () => SQL | undefined;
 
 export function openConnections(env: Env, log: Logger, lead: LeadStatement): Connections {
   let http: HttpDatabase | undefined;
@@ -79,19 +79,11 @@ function withLeadInTransactions(db: Database, lead: LeadStatement): Database {
   const transaction: Database["transaction"] = (run, config) =>
     db.transaction(async (tx) => {
       const first = lead();
-      if (first) await tx.execute(toSql(first));
+      if (first) await tx.execute(first);
       return await run(tx);
     }, config);
   return new Proxy(db, {
     get: (target, property, receiver) =>
       property === "transaction" ? transaction : Reflect.get(target, property, receiver),
   });
-}
-
-/** `$1`-numbered SQL and its parameters as drizzle SQL (the parameters stay parameters). */
-function toSql({ sql: text, params }: { sql: string; params: unknown[] }): SQL {
-  const parts = text.split(/\$(\d+)/);
-  return sql.join(
-    parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${params[Number(part) - 1]}`)),
-  );
 }

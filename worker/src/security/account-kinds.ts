@@ -1,4 +1,5 @@
 import { artistAuth, artists, userAuth, users } from "@edge-music/db";
+import { overlay } from "../request-deps.ts";
 import type { PrincipalKind } from "./principal.ts";
 
 export type { PrincipalKind } from "./principal.ts";
@@ -49,6 +50,5 @@ export interface WithAccount {
  * services' context with it, once per request. The dependencies stay lazy (nothing is opened
  * until a service reads it).
  */
-export function bindAccount<D extends object>(deps: D, account: AccountKind): D & WithAccount {
-  return Object.create(deps, { account: { value: account, enumerable: true } });
-}
+export const bindAccount = <D extends object>(deps: D, account: AccountKind) =>
+  overlay(deps, { account });

@@ -1,5 +1,5 @@
 import type { Queryable } from "@edge-music/db";
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import { UnauthorizedError } from "../errors/app-error.ts";
 import type { RequestDeps } from "../request-deps.ts";
 import type { WithAccount } from "./account-kinds.ts";
@@ -81,7 +81,6 @@ export async function rotateSession(
   }
   const { sessions } = ctx.account.auth;
   const next = crypto.randomUUID();
-  const column = (name: string) => sql.identifier(name);
   // One statement, so one round trip: the row is locked (a concurrent rotation with the same
   // token waits, then reads the rotated row and counts as reuse), then either rotated or, for a
   // token that was already rotated away, deleted.
@@ -93,7 +92,8 @@ export async function rotateSession(
       for update
     ), rotated as (
       update ${sessions}
-      set ${column(sessions.refreshTokenId.name)} = ${next}, ${column(sessions.refreshedAt.name)} = ${ctx.now}
+      set ${sql.identifier(sessions.refreshTokenId.name)} = ${next},
+        ${sql.identifier(sessions.refreshedAt.name)} = ${ctx.now}
       from s
       where ${sessions.id} = s.id and s.expires_at > ${ctx.now} and s.token = ${claims.jti}
       returning 1
@@ -137,10 +137,8 @@ export const SESSION_ENDED = "ES401";
  * session is still live (not ended, not expired, this principal's): it raises SESSION_ENDED,
  * aborting everything sent with it. No caching: every request checks again.
  */
-export const liveSessionStatement = (principal: Principal, at: Date) => ({
-  sql: "select assert_live_session($1, $2, $3, $4)",
-  params: [principal.kind, principal.sessionId, principal.id, at.toISOString()],
-});
+export const liveSessionStatement = (principal: Principal, at: Date): SQL =>
+  sql`select assert_live_session(${principal.kind}, ${principal.sessionId}, ${principal.id}, ${at.toISOString()})`;
 
 /**
  * Makes the request's first round trip now, so that the session check it carries runs before the

@@ -197,22 +197,35 @@ const viewerUserId = (ctx: Pick<PlaylistDeps, "viewer">) =>
   ctx.viewer?.kind === "user" ? ctx.viewer.id : null;
 
 /**
- * (owner) writes: unknown → 404; someone else's → 403, private or not (the spec answers 403
- * to a user other than the owner; only reads hide private playlists behind a 404). With `lock`,
- * the row stays locked until the transaction ends, so concurrent writes of one playlist queue.
+ * The playlist's owner and cover, as a query (to await, or to send in a batch). With `lock`, the
+ * row stays locked until the transaction ends, so concurrent writes of one playlist queue.
  */
-export async function assertOwnPlaylist(
-  db: Queryable,
-  principal: Principal,
-  id: string,
-  { lock = false } = {},
-): Promise<{ id: string; cover: string | null }> {
+export function ownerRow(db: Queryable, id: string, { lock = false } = {}) {
   const query = db
     .select({ id: playlists.id, userId: playlists.userId, cover: playlists.cover })
     .from(playlists)
     .where(eq(playlists.id, id));
-  const [row] = lock ? await query.for("update") : await query;
+  return lock ? query.for("update") : query;
+}
+
+/**
+ * (owner) writes, from `ownerRow`'s rows: unknown → 404; someone else's → 403, private or not
+ * (the spec answers 403 to a user other than the owner; only reads hide private playlists behind
+ * a 404).
+ */
+export function assertOwnRow<R extends { userId: string }>(rows: R[], principal: Principal): R {
+  const [row] = rows;
   if (!row) throw new NotFoundError("No such playlist.");
   assertOwner(principal, row.userId, "playlist");
+  return row;
+}
+
+export async function assertOwnPlaylist(
+  db: Queryable,
+  principal: Principal,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<{ id: string; cover: string | null }> {
+  const row = assertOwnRow(await ownerRow(db, id, options), principal);
   return { id: row.id, cover: row.cover };
 }

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { sendMail } from "../../../connections/mail.ts";
 import { ValidationError } from "../../../errors/app-error.ts";
-import { withTransaction } from "../../../request-deps.ts";
+import { overlay } from "../../../request-deps.ts";
 import { randomToken, sha256Hex } from "../../../security/crypto.ts";
 import { hashPassword } from "../../../security/password.ts";
 import { AUTH_LIMITS, hitLimits } from "../../../security/rate-limit.ts";
@@ -90,7 +90,7 @@ export async function resetPassword(ctx: AuthContext, token: string, password: s
       .update(tokens)
       .set({ usedAt: ctx.now })
       .where(and(eq(tokens.principalId, claimed.principalId), isNull(tokens.usedAt)));
-    await endAllSessions(withTransaction(ctx, tx), claimed.principalId);
+    await endAllSessions(overlay(ctx, { db: tx }), claimed.principalId);
     return true;
   });
   if (!done) throw invalid();

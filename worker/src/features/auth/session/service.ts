@@ -1,7 +1,7 @@
 import { pgConstraint, pgErrorCode, UNIQUE_VIOLATION } from "@edge-music/db";
 import { eq, sql } from "drizzle-orm";
 import { ConflictError, NotFoundError, UnauthorizedError } from "../../../errors/app-error.ts";
-import { withTransaction } from "../../../request-deps.ts";
+import { overlay } from "../../../request-deps.ts";
 import type { SessionTokens } from "../../../security/cookies.ts";
 import { hashPassword, spendVerifyTime, verifyPassword } from "../../../security/password.ts";
 import { AUTH_LIMITS, clearQuery, hitLimits, refundQuery } from "../../../security/rate-limit.ts";
@@ -84,7 +84,7 @@ export async function register(ctx: AuthContext, input: RegisterInput) {
         .values({ username: input.username, email: input.email, passwordHash })
         .returning({ id: principals.id });
       if (!row) throw new Error("insert returned no row");
-      return { id: row.id, tokens: await startSession(withTransaction(ctx, tx), row.id) };
+      return { id: row.id, tokens: await startSession(overlay(ctx, { db: tx }), row.id) };
     });
     return { account: await getAccount(ctx, id), tokens };
   } catch (error) {

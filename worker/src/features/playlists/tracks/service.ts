@@ -1,11 +1,10 @@
 import { playlists, playlistTracks, tracks } from "@edge-music/db";
 import { and, count, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { ConflictError, NotFoundError } from "../../../errors/app-error.ts";
-import { assertOwner } from "../../../security/guard.ts";
 import type { Principal } from "../../../security/principal.ts";
 import { isReady, playlistRow, playlistTrackRows, toPlaylist } from "../queries.ts";
 import { PLAYLIST_TRACKS_MAX, type PlaylistOut } from "../schema.ts";
-import type { PlaylistDeps } from "../service.ts";
+import { assertOwnRow, ownerRow, type PlaylistDeps } from "../service.ts";
 
 /**
  * POST /playlists/:id/tracks: appends the tracks in the given order after the current last one,
@@ -25,7 +24,7 @@ export async function addTracks(
   const trackIds = [...new Set(requested.map((trackId) => trackId.toLowerCase()))];
   const ids = sql`${sql.param(trackIds)}::uuid[]`;
   const [owner, playable, state, present, , row, trackRows] = await db.batch([
-    lockedOwner(db, id),
+    ownerRow(db, id, { lock: true }),
     db
       .select({ id: tracks.id })
       .from(tracks)
@@ -91,7 +90,7 @@ export async function removeTrack(
   const { db, principal } = ctx;
   // Positions keep their gap: order is all they mean, and appends start after the maximum.
   const [owner, removed, row, trackRows] = await db.batch([
-    lockedOwner(db, id),
+    ownerRow(db, id, { lock: true }),
     changeAndTouch(
       db,
       id,
@@ -108,17 +107,6 @@ export async function removeTrack(
     throw new NotFoundError("This track is not in the playlist.");
   }
   return readBack(row, trackRows);
-}
-
-/** The playlist's owner, its row locked until the batch ends (concurrent edits queue). */
-const lockedOwner = (db: PlaylistDeps["db"], id: string) =>
-  db.select({ userId: playlists.userId }).from(playlists).where(eq(playlists.id, id)).for("update");
-
-/** Unknown → 404; someone else's → 403 (as `assertOwnPlaylist`), from `lockedOwner`'s rows. */
-function assertOwnRow(rows: Array<{ userId: string }>, principal: Principal) {
-  const [row] = rows;
-  if (!row) throw new NotFoundError("No such playlist.");
-  assertOwner(principal, row.userId, "playlist");
 }
 
 /** SQL: the playlist is the caller's (the same rule, in the statement that writes). */
