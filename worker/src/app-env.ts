@@ -14,5 +14,7 @@ export interface AppEnv {
     deps: RequestDeps;
     /** Set by the route's guard when the caller is signed in. */
     principal: Principal | undefined;
+    /** Sends a request through the whole app again (the edge cache's background refresh). */
+    refetch: (request: Request) => Promise<Response>;
   };
 }

@@ -15,6 +15,7 @@ import { searchRoutes } from "./features/search/routes.ts";
 import { staticRoutes } from "./features/static/routes.ts";
 import { trackRoutes } from "./features/tracks/index.ts";
 import { jsonBodyLimit } from "./middleware/body-limit.ts";
+import { edgeCacheRefetch } from "./middleware/edge-cache.ts";
 import { corsForAllowedOrigins, originCheck } from "./middleware/origin-check.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { openApiDocument } from "./openapi/document.ts";
@@ -26,6 +27,7 @@ export const API_PREFIX = "/api/v1";
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", requestContext);
+  app.use("*", edgeCacheRefetch(app));
   app.use("*", secureHeaders({ crossOriginResourcePolicy: "cross-origin" }));
   app.use(`${API_PREFIX}/*`, corsForAllowedOrigins);
   app.use(`${API_PREFIX}/*`, originCheck);

@@ -16,6 +16,7 @@ export const openApiDocument = {
       "- A request may carry its own `X-Request-Id` (8–128 characters of letters, digits, `._:-`); otherwise the service makes one.",
       "- JSON bodies are limited to 1 MiB (413 above); a malformed JSON body answers 400 `MALFORMED_REQUEST`.",
       "- Successful GETs answer an `ETag` (strong, a digest of the body; the object's own for media). Send it back in `If-None-Match` to get `304 Not Modified` without a body when nothing changed.",
+      "- Public reads (artists, tracks, albums, public playlists, search, HLS) asked for without an access cookie may be answered from the edge cache of the nearest data centre: each such operation states how old its answer can be (at most a minute for JSON). `x-edge-cache` says hit, stale, miss or bypass; signed-in callers always get current data (`Cache-Control: private, no-cache`).",
       "- Lists take `page` (≥ 1, default 1) and `limit` (1–100, default 20); other values answer 400. Ids in paths must be UUIDs (else 400).",
       "- Images (avatars, backgrounds, covers) are sent as multipart/form-data: PNG, JPEG or WebP recognised by their content (else 415), at most 5 MB each (else 413). They are served under `/static/…` with a new name per upload.",
       "",

@@ -99,7 +99,10 @@ describe("PUT /playlists/:id (JSON)", () => {
       isPublic: false,
       description: "",
     });
-    await expectProblem(await anyone().get(`${BASE}/${playlist.id}`), 404, "NOT_FOUND");
+    // Private again: hidden at once from every signed-in caller (never answered from the edge
+    // cache); an anonymous caller may get the edge's copy within its bound (edge-cache.test.ts).
+    const other = await registerAccount("user");
+    await expectProblem(await other.client.get(`${BASE}/${playlist.id}`), 404, "NOT_FOUND");
   });
 
   it.each([

@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { isMultipart } from "../../file-input/form.ts";
 import { COVER_BODY_LIMIT, readUpdate } from "../../images/images.ts";
+import { EDGE, edgeCached } from "../../middleware/edge-cache.ts";
 import { ownerDeleteRoute, ownerUpdateRoute } from "../../openapi/owner-routes.ts";
 import { problemResponses } from "../../openapi/problem-responses.ts";
 import { json, jsonBody, newRouter } from "../../openapi/router.ts";
@@ -41,8 +42,10 @@ const list = createRoute({
   path: "/",
   tags,
   summary: "List albums",
-  description:
+  ...edgeCached(
+    EDGE.catalogue,
     "Public. Newest first by creation (ties by id), paginated with `page` and `limit`; the answer is a plain array of albums without their tracks, and a page shorter than `limit` is the last. The optional `artistId` filter must be a UUID (else 400); an unknown artist simply matches nothing (an empty page; GET /artists/{id}/albums answers 404 instead).",
+  ),
   request: { query: AlbumListQuery },
   responses: {
     200: json(AlbumSummaryDto.array().openapi("AlbumPage"), "A page of albums."),
@@ -55,8 +58,10 @@ const byId = createRoute({
   path: "/{id}",
   tags,
   summary: "An album with its tracks",
-  description:
+  ...edgeCached(
+    EDGE.catalogue,
     "Public. `tracks` holds every READY track of the album (unpaginated), oldest first, i.e. in the order they were added; tracks still converting or failed are left out for everyone, the owner included.",
+  ),
   request: { params: IdParams },
   responses: { 200: json(AlbumDto, "The album."), ...problemResponses(400, 404) },
 });

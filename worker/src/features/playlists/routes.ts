@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { ValidationError } from "../../errors/app-error.ts";
 import { isMultipart } from "../../file-input/form.ts";
 import { COVER_BODY_LIMIT } from "../../images/images.ts";
+import { EDGE, edgeCached } from "../../middleware/edge-cache.ts";
 import { ownerDeleteRoute, ownerUpdateRoute } from "../../openapi/owner-routes.ts";
 import { problemResponses } from "../../openapi/problem-responses.ts";
 import { json, jsonBody, newRouter } from "../../openapi/router.ts";
@@ -32,8 +33,10 @@ const listPublic = createRoute({
   path: "/",
   tags,
   summary: "Public playlists",
-  description:
+  ...edgeCached(
+    EDGE.catalogue,
     "Every public playlist, newest update first (ties by id), as a plain array. Query: `page` (default 1) and `limit` (1–100, default 20). Each item carries `_count.tracks` (READY tracks) and `_count.likes`, not the track list. No sign-in needed; private playlists are never listed, not even the caller's own.",
+  ),
   request: { query: PageQuery },
   responses: {
     200: json(z.array(PlaylistSummaryDto), "One page of public playlists."),
@@ -59,10 +62,12 @@ const getOne = createRoute({
   method: "get",
   path: "/{id}",
   tags,
-  ...maybeSignedIn(),
   summary: "A playlist with its tracks",
-  description:
+  ...edgeCached(
+    EDGE.catalogue,
     "The playlist with its full track list in playlist order. Only READY tracks are listed and counted (for the owner too): others cannot be played. A private playlist is shown to its owner only; anyone else (signed out, another user, an artist) gets 404, as for a playlist that does not exist. Sign-in is optional: without an `access_token` cookie the caller is anonymous; a cookie that is present but invalid, expired or of an ended session is 401, so that a client refreshes rather than taking its own playlist for missing.",
+    maybeSignedIn(),
+  ),
   request: { params: IdParams },
   responses: {
     200: json(PlaylistDto, "The playlist."),

@@ -1,4 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
+import { EDGE, edgeCached } from "../../middleware/edge-cache.ts";
 import { problemResponses } from "../../openapi/problem-responses.ts";
 import { json, newRouter } from "../../openapi/router.ts";
 import {
@@ -38,7 +39,7 @@ export const searchRoute = createRoute({
   method: "get",
   path: "/",
   summary: "Search tracks, artists, albums and playlists",
-  description,
+  ...edgeCached(EDGE.search, description),
   request: { query: SearchQuery },
   responses: {
     200: json(SearchResultsDto, "Results per requested type."),

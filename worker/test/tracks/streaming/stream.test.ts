@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { trackKeys } from "@edge-music/contracts";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Bindings } from "../../../src/env.ts";
-import { Client } from "../../support/auth.ts";
+import { Client, registerAccount } from "../../support/auth.ts";
 import { insertArtist, insertTrack } from "../../support/factories.ts";
 import { expectProblem } from "../../support/problem.ts";
 
@@ -60,6 +60,18 @@ describe("HLS and audio of a READY track", () => {
     const second = await get(path);
     expect(second.headers.get("x-edge-cache")).toBe("hit");
     expect(await second.text()).toBe("segment-one");
+    // Media are the same for everyone: a signed-in listener is answered from the edge too.
+    const listener = await registerAccount("user");
+    const signedIn = await listener.client.get(path);
+    expect(signedIn.headers.get("x-edge-cache")).toBe("hit");
+    expect(await signedIn.text()).toBe("segment-one");
+    // A range of a stored segment comes from the stored copy.
+    const part = await get(path, { range: "bytes=0-6" });
+    expect([part.status, part.headers.get("x-edge-cache"), await part.text()]).toEqual([
+      206,
+      "hit",
+      "segment",
+    ]);
   });
 
   it("answers If-None-Match with 304", async () => {

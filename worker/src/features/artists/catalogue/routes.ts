@@ -1,4 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
+import { EDGE, edgeCached } from "../../../middleware/edge-cache.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { json, newRouter } from "../../../openapi/router.ts";
 import { IdParams, PageQuery } from "../../../validation/common.ts";
@@ -13,8 +14,10 @@ const tracksOf = createRoute({
   path: "/{id}/tracks",
   tags,
   summary: "An artist's tracks",
-  description:
+  ...edgeCached(
+    EDGE.catalogue,
     "Public. The artist's READY tracks, newest first (ties by id), paginated with `page` and `limit`; a plain array, and a page shorter than `limit` is the last. Tracks still converting or failed are not listed, not even to the owner. Unknown artist: 404.",
+  ),
   request: { params: IdParams, query: PageQuery },
   responses: {
     200: json(TrackDto.array(), "A page of the artist's tracks."),
@@ -27,8 +30,10 @@ const albumsOf = createRoute({
   path: "/{id}/albums",
   tags,
   summary: "An artist's albums",
-  description:
+  ...edgeCached(
+    EDGE.catalogue,
     "Public. The artist's albums without their tracks, newest first by creation (ties by id), paginated with `page` and `limit`; a plain array. Unknown artist: 404.",
+  ),
   request: { params: IdParams, query: PageQuery },
   responses: {
     200: json(AlbumSummaryDto.array(), "A page of the artist's albums."),

@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { isMultipart } from "../../../file-input/form.ts";
 import { IMAGE_MAX_BYTES, readUpdate } from "../../../images/images.ts";
+import { EDGE, edgeCached } from "../../../middleware/edge-cache.ts";
 import { ownerDeleteRoute, ownerUpdateRoute } from "../../../openapi/owner-routes.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { json, newRouter } from "../../../openapi/router.ts";
@@ -25,7 +26,10 @@ const list = createRoute({
   path: "/",
   tags,
   summary: "List artists",
-  description: "Newest first, paginated. Each item also carries `_count.followers`.",
+  ...edgeCached(
+    EDGE.catalogue,
+    "Newest first, paginated. Each item also carries `_count.followers`.",
+  ),
   request: { query: PageQuery },
   responses: {
     200: json(ArtistListItemDto.array(), "A page of artists."),
@@ -38,6 +42,7 @@ const byId = createRoute({
   path: "/{id}",
   tags,
   summary: "An artist by id",
+  ...edgeCached(EDGE.catalogue, "The artist's public profile."),
   request: { params: ArtistIdParams },
   responses: { 200: json(ArtistDto, "The artist."), ...problemResponses(400, 404) },
 });
@@ -47,7 +52,7 @@ const byUsername = createRoute({
   path: "/by-username/{username}",
   tags,
   summary: "An artist by username",
-  description: "The username is matched case-insensitively.",
+  ...edgeCached(EDGE.catalogue, "The username is matched case-insensitively."),
   request: { params: UsernameParams },
   responses: { 200: json(ArtistDto, "The artist."), ...problemResponses(400, 404) },
 });

@@ -27,7 +27,6 @@ const CONTENT_TYPES: Record<string, string> = {
 
 export interface ServeOptions {
   key: string;
-  cacheControl: string;
   range: string | undefined;
   ifNoneMatch: string | undefined;
 }
@@ -49,7 +48,6 @@ export async function serveObject(
   if (!object) throw new NotFoundError("This rendition does not exist.");
   const headers = new Headers({
     "content-type": object.contentType ?? CONTENT_TYPES[extension] ?? "application/octet-stream",
-    "cache-control": options.cacheControl,
     etag: object.etag,
     "accept-ranges": "bytes",
   });
