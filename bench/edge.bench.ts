@@ -1,7 +1,8 @@
 // Latency of hot routes as a listener far from the database feels it: the real Worker (wrangler
 // dev) on the local stack, with every exchange between the Worker and Postgres delayed by
 // DEV_DB_RTT_MS (the Neon bridge's latency knob; default here 50 ms, the Europe ↔ us-east round
-// trip). Per route: p50/p95 at concurrency 1 and 8 over BENCH_N requests (default 40) each.
+// trip). Per route: p50/p95 at concurrency 1 and 8 over BENCH_N requests (default 40) each, and
+// how many answers came from the edge cache (anonymous public reads after the first).
 // Run it at 0 and 50 (`DEV_DB_RTT_MS=0 ./run bench edge`) to see what the distance costs.
 import { migrate } from "@edge-music/db/migrate";
 import { startInfra, startStackWorker } from "@edge-music/stack";
@@ -47,6 +48,7 @@ try {
     return refresh?.split(";")[0] ?? "";
   };
 
+  let missPage = 0;
   const routes: Array<{ label: string; run: () => Promise<Response> }> = [
     {
       label: "GET /users/me (signed in)",
@@ -70,6 +72,11 @@ try {
         fetch(`${api}/playlists/${playlist.id}/like`, { method: "POST", headers: headers(cookie) }),
     },
     { label: "GET /search?q=edge (anonymous)", run: () => fetch(`${api}/search?q=edge`) },
+    {
+      // A page nobody asked for yet: an edge-cache miss every time, so one database round trip.
+      label: "GET /artists?page=<new> (anonymous, miss)",
+      run: () => fetch(`${api}/artists?page=${1000 + missPage++}`),
+    },
     {
       label: "POST /users/auth/login (argon2 inside)",
       run: () =>
@@ -101,6 +108,7 @@ try {
       await route.run(); // warm-up
       const samples: number[] = [];
       let errors = 0;
+      let hits = 0;
       let next = 0;
       await Promise.all(
         Array.from({ length: concurrency }, async () => {
@@ -111,12 +119,13 @@ try {
             await answer.arrayBuffer();
             samples.push(performance.now() - start);
             if (answer.status >= 400) errors++;
+            if (["hit", "stale"].includes(answer.headers.get("x-edge-cache") ?? "")) hits++;
           }
         }),
       );
       const s = summarize(samples);
       console.log(
-        `${route.label.padEnd(40)} c=${concurrency} n=${s.n} p50=${s.p50.toFixed(1)} p95=${s.p95.toFixed(1)} ms${errors ? ` errors=${errors}` : ""}`,
+        `${route.label.padEnd(42)} c=${concurrency} n=${s.n} p50=${s.p50.toFixed(1)} p95=${s.p95.toFixed(1)} ms edge hits=${hits}/${s.n}${errors ? ` errors=${errors}` : ""}`,
       );
     }
   }

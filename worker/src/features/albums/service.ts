@@ -1,4 +1,10 @@
-import { albums, artists, FOREIGN_KEY_VIOLATION, pgErrorCode } from "@edge-music/db";
+import {
+  albums,
+  artists,
+  FOREIGN_KEY_VIOLATION,
+  pgErrorCode,
+  type Queryable,
+} from "@edge-music/db";
 import { and, desc, eq } from "drizzle-orm";
 import { NotFoundError } from "../../errors/app-error.ts";
 import type { Image } from "../../images/images.ts";
@@ -6,7 +12,7 @@ import { discardImages, replaceImages } from "../../images/replace.ts";
 import type { RequestDeps } from "../../request-deps.ts";
 import { assertOwner } from "../../security/guard.ts";
 import { offsetOf, type Page } from "../../validation/common.ts";
-import { readyTracks } from "../tracks/catalogue/queries.ts";
+import { readyTracksQuery, toTrackDto } from "../tracks/catalogue/queries.ts";
 import type { AlbumSummaryView, AlbumView } from "./schema.ts";
 
 const albumNotFound = (id: string) => new NotFoundError(`No album with id ${id}.`);
@@ -33,7 +39,11 @@ interface SummaryRow {
   artistAvatar: string | null;
 }
 
-const toSummary = ({ artistUsername, artistAvatar, ...row }: SummaryRow): AlbumSummaryView => ({
+export const toSummary = ({
+  artistUsername,
+  artistAvatar,
+  ...row
+}: SummaryRow): AlbumSummaryView => ({
   ...row,
   artist: { id: row.artistId, username: artistUsername, avatar: artistAvatar },
   createdAt: row.createdAt.toISOString(),
@@ -45,7 +55,16 @@ export async function listAlbums(
   filter: { artistId?: string | undefined },
   page: Page,
 ): Promise<AlbumSummaryView[]> {
-  const rows = await ctx.db
+  return (await listAlbumsQuery(ctx.db, filter, page)).map(toSummary);
+}
+
+/** The query of `listAlbums`, to send in a batch; its rows go through `toSummary`. */
+export const listAlbumsQuery = (
+  db: Queryable,
+  filter: { artistId?: string | undefined },
+  page: Page,
+) =>
+  db
     .select(SUMMARY)
     .from(albums)
     .innerJoin(artists, eq(artists.id, albums.artistId))
@@ -53,18 +72,35 @@ export async function listAlbums(
     .orderBy(desc(albums.createdAt), desc(albums.id))
     .limit(page.limit)
     .offset(offsetOf(page));
-  return rows.map(toSummary);
+
+/**
+ * An album with its READY tracks, oldest first; albums have no state, so everyone sees them.
+ * One round trip: the album and its tracks together.
+ */
+export async function getAlbum(ctx: Pick<RequestDeps, "db">, id: string): Promise<AlbumView> {
+  const [rows, trackRows] = await ctx.db.batch(albumReads(ctx.db, id));
+  return toAlbum(id, rows, trackRows);
 }
 
-/** An album with its READY tracks, oldest first; albums have no state, so everyone sees them. */
-export async function getAlbum(ctx: Pick<RequestDeps, "db">, id: string): Promise<AlbumView> {
-  const [row] = await ctx.db
-    .select(SUMMARY)
-    .from(albums)
-    .innerJoin(artists, eq(artists.id, albums.artistId))
-    .where(eq(albums.id, id));
+/** The album's row and its tracks, as queries (the last items of a batch). */
+const albumReads = (db: Queryable, id: string) =>
+  [
+    db
+      .select(SUMMARY)
+      .from(albums)
+      .innerJoin(artists, eq(artists.id, albums.artistId))
+      .where(eq(albums.id, id)),
+    readyTracksQuery(db, { albumId: id }, "oldest"),
+  ] as const;
+
+function toAlbum(
+  id: string,
+  rows: Awaited<ReturnType<typeof albumReads>[0]>,
+  trackRows: Awaited<ReturnType<typeof albumReads>[1]>,
+): AlbumView {
+  const [row] = rows;
   if (!row) throw albumNotFound(id);
-  return { ...toSummary(row), tracks: await readyTracks(ctx.db, { albumId: id }, "oldest") };
+  return { ...toSummary(row), tracks: trackRows.map(toTrackDto) };
 }
 
 export interface AlbumInput {
@@ -72,22 +108,24 @@ export interface AlbumInput {
   releasedAt?: string | null | undefined;
 }
 
+/** One round trip: the row (its id made here, random like the column's default) and its read-back. */
 export async function createAlbum(
   ctx: Pick<RequestDeps, "db" | "principal">,
   input: AlbumInput,
 ): Promise<AlbumView> {
-  let id: string;
+  const id = crypto.randomUUID();
+  const { db } = ctx;
   try {
-    const [row] = await ctx.db
-      .insert(albums)
-      .values({
+    const [, rows, trackRows] = await db.batch([
+      db.insert(albums).values({
+        id,
         artistId: ctx.principal.id,
         title: input.title,
         releasedAt: input.releasedAt ?? null,
-      })
-      .returning({ id: albums.id });
-    if (!row) throw new Error("insert returned no row");
-    id = row.id;
+      }),
+      ...albumReads(db, id),
+    ]);
+    return toAlbum(id, rows, trackRows);
   } catch (error) {
     // The account was deleted between the guard and the insert.
     if (pgErrorCode(error) === FOREIGN_KEY_VIOLATION) {
@@ -95,7 +133,6 @@ export async function createAlbum(
     }
     throw error;
   }
-  return await getAlbum(ctx, id);
 }
 
 export interface AlbumUpdate extends Partial<AlbumInput> {
@@ -109,7 +146,29 @@ export async function updateAlbum(
   update: AlbumUpdate,
 ): Promise<AlbumView> {
   const caller = ctx.principal;
-  const images = update.cover ? { cover: { folder: "covers" as const, image: update.cover } } : {};
+  const fields = {
+    ...(update.title !== undefined ? { title: update.title } : {}),
+    ...(update.releasedAt !== undefined ? { releasedAt: update.releasedAt } : {}),
+  };
+  if (!update.cover) {
+    // No image to store: one batch (one round trip) locks the row, updates it only when the
+    // caller owns it, and reads it back; the answer is decided from what the batch read.
+    const { db } = ctx;
+    const [owner, , rows, trackRows] = await db.batch([
+      db.select({ artistId: albums.artistId }).from(albums).where(eq(albums.id, id)).for("update"),
+      db
+        .update(albums)
+        // `id` (unchanged) keeps the SET list non-empty whatever the caller sent.
+        .set({ ...fields, id })
+        .where(and(eq(albums.id, id), eq(albums.artistId, caller.id))),
+      ...albumReads(db, id),
+    ]);
+    const [album] = owner;
+    if (!album) throw albumNotFound(id);
+    assertOwner(caller, album.artistId, "album");
+    return toAlbum(id, rows, trackRows);
+  }
+  const images = { cover: { folder: "covers" as const, image: update.cover } };
   await replaceImages(ctx, images, async (tx, store) => {
     const [album] = await tx
       .select({ artistId: albums.artistId, cover: albums.cover })
@@ -121,11 +180,7 @@ export async function updateAlbum(
     const { cover } = await store();
     await tx
       .update(albums)
-      .set({
-        ...(update.title !== undefined ? { title: update.title } : {}),
-        ...(update.releasedAt !== undefined ? { releasedAt: update.releasedAt } : {}),
-        ...(cover ? { cover } : {}),
-      })
+      .set({ ...fields, ...(cover ? { cover } : {}) })
       .where(and(eq(albums.id, id), eq(albums.artistId, caller.id)));
     return { previous: { cover: album.cover }, result: undefined };
   });

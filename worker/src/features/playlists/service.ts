@@ -63,9 +63,27 @@ export async function updatePlaylist(
   const fields = Object.fromEntries(
     Object.entries(patch).filter(([, value]) => value !== undefined),
   ) as PlaylistPatch;
+  if (cover === undefined) {
+    // No image: one batch (one round trip) locks the row, updates it only when the caller owns
+    // it, and reads it back; the answer is decided from what the batch read.
+    const { db } = ctx;
+    const [owner, , row, trackRows] = await db.batch([
+      ownerRow(db, id, { lock: true }),
+      db
+        .update(playlists)
+        .set({ ...fields, updatedAt: sql`now()` })
+        .where(and(eq(playlists.id, id), eq(playlists.userId, principal.id))),
+      playlistRow(db, id),
+      playlistTrackRows(db, id),
+    ]);
+    assertOwnRow(owner, principal);
+    const playlist = toPlaylist(row[0], trackRows);
+    if (!playlist) throw new NotFoundError("No such playlist.");
+    return playlist;
+  }
   // Ownership first: a stranger's upload is never read, let alone stored.
   await assertOwnPlaylist(ctx.db, principal, id);
-  const image = cover === undefined ? null : await readImage(cover, "cover");
+  const image = await readImage(cover, "cover");
   const images = image ? { cover: { folder: "covers" as const, image } } : {};
   return await replaceImages(ctx, images, async (tx, store) => {
     const current = await assertOwnPlaylist(tx, principal, id, { lock: true });
@@ -82,13 +100,17 @@ export async function updatePlaylist(
 
 /** DELETE /playlists/:id: the playlist, its entries and likes (cascade), then its cover object. */
 export async function deletePlaylist(ctx: PlaylistDeps, id: string): Promise<void> {
-  const principal = ctx.principal;
-  await assertOwnPlaylist(ctx.db, principal, id);
-  const [row] = await ctx.db
-    .delete(playlists)
-    .where(and(eq(playlists.id, id), eq(playlists.userId, principal.id)))
-    .returning({ cover: playlists.cover });
-  // Deleted by a concurrent request between the check and here.
+  const { db, principal } = ctx;
+  // One round trip: the row is locked and read (for the answer), then deleted if it is the caller's.
+  const [owner, deleted] = await db.batch([
+    ownerRow(db, id, { lock: true }),
+    db
+      .delete(playlists)
+      .where(and(eq(playlists.id, id), eq(playlists.userId, principal.id)))
+      .returning({ cover: playlists.cover }),
+  ]);
+  assertOwnRow(owner, principal);
+  const [row] = deleted;
   if (!row) throw new NotFoundError("No such playlist.");
   await discardImages(ctx, [row.cover], { playlistId: id });
 }

@@ -3,23 +3,35 @@ import { eq } from "drizzle-orm";
 import { NotFoundError } from "../../../errors/app-error.ts";
 import type { RequestDeps } from "../../../request-deps.ts";
 import type { Page } from "../../../validation/common.ts";
-import { listAlbums } from "../../albums/service.ts";
-import { readyTracks } from "../../tracks/catalogue/queries.ts";
+import { listAlbumsQuery, toSummary } from "../../albums/service.ts";
+import { readyTracksQuery, toTrackDto } from "../../tracks/catalogue/queries.ts";
 
 type Ctx = Pick<RequestDeps, "db">;
 
-/** An artist's page answers 404 for an unknown artist, unlike the catalogue-wide filters. */
-async function assertArtist(ctx: Ctx, id: string): Promise<void> {
-  const [row] = await ctx.db.select({ id: artists.id }).from(artists).where(eq(artists.id, id));
-  if (!row) throw new NotFoundError(`No artist with id ${id}.`);
+/** Whether the artist exists: an artist's page answers 404 for an unknown artist. */
+const artistRow = (ctx: Ctx, id: string) =>
+  ctx.db.select({ id: artists.id }).from(artists).where(eq(artists.id, id));
+
+function assertArtist(rows: Array<{ id: string }>, id: string): void {
+  if (rows.length === 0) throw new NotFoundError(`No artist with id ${id}.`);
 }
 
+/** One round trip: the artist's existence and the page together. */
 export async function artistTracks(ctx: Ctx, artistId: string, page: Page) {
-  await assertArtist(ctx, artistId);
-  return await readyTracks(ctx.db, { artistId }, "newest", page);
+  const [artist, rows] = await ctx.db.batch([
+    artistRow(ctx, artistId),
+    readyTracksQuery(ctx.db, { artistId }, "newest", page),
+  ]);
+  assertArtist(artist, artistId);
+  return rows.map(toTrackDto);
 }
 
+/** One round trip: the artist's existence and the page together. */
 export async function artistAlbums(ctx: Ctx, artistId: string, page: Page) {
-  await assertArtist(ctx, artistId);
-  return await listAlbums(ctx, { artistId }, page);
+  const [artist, rows] = await ctx.db.batch([
+    artistRow(ctx, artistId),
+    listAlbumsQuery(ctx.db, { artistId }, page),
+  ]);
+  assertArtist(artist, artistId);
+  return rows.map(toSummary);
 }

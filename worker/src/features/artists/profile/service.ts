@@ -71,7 +71,22 @@ export async function updateArtist(
       ? { backgroundImage: { folder: "backgrounds", image: update.backgroundImage } }
       : {}),
   };
+  const fields = {
+    ...(update.username !== undefined ? { username: update.username } : {}),
+    ...(update.bio !== undefined ? { bio: update.bio } : {}),
+  };
   try {
+    if (!update.avatar && !update.backgroundImage) {
+      // No image: one statement (one round trip) updates the row and answers it.
+      const [row] = await ctx.db
+        .update(artists)
+        // `id` (unchanged) keeps the SET list non-empty whatever the caller sent.
+        .set({ ...fields, id })
+        .where(eq(artists.id, id))
+        .returning(publicArtistColumns);
+      if (!row) throw new NotFoundError("No such artist.");
+      return dto(row);
+    }
     await replaceImages(ctx, images, async (tx, store) => {
       const [before] = await tx
         .select({ avatar: artists.avatar, backgroundImage: artists.backgroundImage })
@@ -83,8 +98,7 @@ export async function updateArtist(
       await tx
         .update(artists)
         .set({
-          ...(update.username !== undefined ? { username: update.username } : {}),
-          ...(update.bio !== undefined ? { bio: update.bio } : {}),
+          ...fields,
           ...(avatar ? { avatar } : {}),
           ...(backgroundImage ? { backgroundImage } : {}),
         })

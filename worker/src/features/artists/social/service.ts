@@ -29,40 +29,28 @@ const countOf = (relation: Relation) =>
  * inserts nothing (the caller then reads no artist: 404); one deleted in between fails the
  * foreign key (also 404).
  */
-async function addRelation(ctx: SocialDeps, relation: Relation, artistId: string) {
-  try {
-    await ctx.db
-      .insert(relation)
-      .select((qb) =>
-        qb
-          .select({
-            userId: sql`${ctx.principal.id}::uuid`.as("user_id"),
-            artistId: artists.id,
-            createdAt: sql`now()`.as("created_at"),
-          })
-          .from(artists)
-          .where(eq(artists.id, artistId)),
-      )
-      .onConflictDoNothing();
-  } catch (error) {
-    if (pgErrorCode(error) === FOREIGN_KEY_VIOLATION) throw artistNotFound(artistId);
-    throw error;
-  }
-}
+const addRelation = (ctx: SocialDeps, relation: Relation, artistId: string) =>
+  ctx.db
+    .insert(relation)
+    .select((qb) =>
+      qb
+        .select({
+          userId: sql`${ctx.principal.id}::uuid`.as("user_id"),
+          artistId: artists.id,
+          createdAt: sql`now()`.as("created_at"),
+        })
+        .from(artists)
+        .where(eq(artists.id, artistId)),
+    )
+    .onConflictDoNothing();
 
-async function removeRelation(ctx: SocialDeps, relation: Relation, artistId: string) {
-  await ctx.db
+const removeRelation = (ctx: SocialDeps, relation: Relation, artistId: string) =>
+  ctx.db
     .delete(relation)
     .where(and(eq(relation.userId, ctx.principal.id), eq(relation.artistId, artistId)));
-}
 
-/**
- * The count is read by a second statement, after the write has committed: under READ COMMITTED
- * it sees the caller's own change and every change committed before it, so concurrent follows
- * each see a count that includes themselves. (One write per call: no transaction is needed.)
- */
-async function followState(ctx: SocialDeps, artistId: string): Promise<FollowState> {
-  const [row] = await ctx.db
+const followRow = (ctx: SocialDeps, artistId: string) =>
+  ctx.db
     .select({
       id: artists.id,
       username: artists.username,
@@ -71,41 +59,65 @@ async function followState(ctx: SocialDeps, artistId: string): Promise<FollowSta
     })
     .from(artists)
     .where(eq(artists.id, artistId));
-  if (!row) throw artistNotFound(artistId);
-  const { followers, ...artist } = row;
-  return { ...artist, _count: { followers } };
-}
 
-async function likeState(ctx: SocialDeps, artistId: string): Promise<LikeState> {
-  const [row] = await ctx.db
+const likeRow = (ctx: SocialDeps, artistId: string) =>
+  ctx.db
     .select({
       likes: countOf(artistLikes),
       liked: sql<boolean>`exists (select 1 from artist_likes as mine where mine.artist_id = "artists"."id" and mine.user_id = ${ctx.principal.id})`,
     })
     .from(artists)
     .where(eq(artists.id, artistId));
+
+/**
+ * The write and the state after it go in one batch (one round trip, one transaction). The state
+ * is read by the second statement: under READ COMMITTED it sees the caller's own change and every
+ * change committed before it, so concurrent follows each see a count that includes themselves.
+ */
+async function orNotFound<T>(artistId: string, batch: Promise<T>): Promise<T> {
+  try {
+    return await batch;
+  } catch (error) {
+    if (pgErrorCode(error) === FOREIGN_KEY_VIOLATION) throw artistNotFound(artistId);
+    throw error;
+  }
+}
+
+function followState(artistId: string, rows: Awaited<ReturnType<typeof followRow>>): FollowState {
+  const [row] = rows;
+  if (!row) throw artistNotFound(artistId);
+  const { followers, ...artist } = row;
+  return { ...artist, _count: { followers } };
+}
+
+function likeState(artistId: string, rows: Awaited<ReturnType<typeof likeRow>>): LikeState {
+  const [row] = rows;
   if (!row) throw artistNotFound(artistId);
   return { liked: row.liked === true, _count: { likes: row.likes } };
 }
 
 export async function followArtist(ctx: SocialDeps, artistId: string) {
-  await addRelation(ctx, follows, artistId);
-  return await followState(ctx, artistId);
+  const write = addRelation(ctx, follows, artistId);
+  const [, rows] = await orNotFound(artistId, ctx.db.batch([write, followRow(ctx, artistId)]));
+  return followState(artistId, rows);
 }
 
 export async function unfollowArtist(ctx: SocialDeps, artistId: string) {
-  await removeRelation(ctx, follows, artistId);
-  return await followState(ctx, artistId);
+  const write = removeRelation(ctx, follows, artistId);
+  const [, rows] = await ctx.db.batch([write, followRow(ctx, artistId)]);
+  return followState(artistId, rows);
 }
 
 export async function likeArtist(ctx: SocialDeps, artistId: string) {
-  await addRelation(ctx, artistLikes, artistId);
-  return await likeState(ctx, artistId);
+  const write = addRelation(ctx, artistLikes, artistId);
+  const [, rows] = await orNotFound(artistId, ctx.db.batch([write, likeRow(ctx, artistId)]));
+  return likeState(artistId, rows);
 }
 
 export async function unlikeArtist(ctx: SocialDeps, artistId: string) {
-  await removeRelation(ctx, artistLikes, artistId);
-  return await likeState(ctx, artistId);
+  const write = removeRelation(ctx, artistLikes, artistId);
+  const [, rows] = await ctx.db.batch([write, likeRow(ctx, artistId)]);
+  return likeState(artistId, rows);
 }
 
 /** The artists the caller follows, most recent follow first (ties broken by artist id). */

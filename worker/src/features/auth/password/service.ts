@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { sendMail } from "../../../connections/mail.ts";
 import { ValidationError } from "../../../errors/app-error.ts";
 import { overlay } from "../../../request-deps.ts";
@@ -25,17 +25,30 @@ export async function forgotPassword(ctx: AuthContext, email: string) {
     ctx.now,
   );
   const { principals, auth } = ctx.account;
-  const [account] = await ctx.db
-    .select({ id: principals.id })
-    .from(principals)
-    .where(eq(principals.email, email));
-  if (!account) return FORGOT_ANSWER;
+  const tokens = auth.passwordResetTokens;
+  // One statement whether the account exists or not (no timing difference): the token row is
+  // inserted only for an account with this address.
   const token = randomToken(32);
-  await ctx.db.insert(auth.passwordResetTokens).values({
-    principalId: account.id,
-    tokenHash: await sha256Hex(token),
-    expiresAt: new Date(ctx.now.getTime() + RESET_TOKEN_TTL_SECONDS * 1000),
-  });
+  const tokenHash = await sha256Hex(token);
+  const expiresAt = new Date(ctx.now.getTime() + RESET_TOKEN_TTL_SECONDS * 1000);
+  const inserted = await ctx.db
+    .insert(tokens)
+    .select((qb) =>
+      qb
+        // Every column, in the table's order (drizzle's rule for INSERT … SELECT).
+        .select({
+          id: sql`gen_random_uuid()`.as("id"),
+          principalId: principals.id,
+          tokenHash: sql`${tokenHash}`.as("token_hash"),
+          expiresAt: sql`${expiresAt.toISOString()}::timestamptz`.as("expires_at"),
+          usedAt: sql`null::timestamptz`.as("used_at"),
+          createdAt: sql`now()`.as("created_at"),
+        })
+        .from(principals)
+        .where(eq(principals.email, email)),
+    )
+    .returning({ principalId: tokens.principalId });
+  if (inserted.length === 0) return FORGOT_ANSWER;
   const link = new URL("/reset-password", ctx.env.FRONTEND_URL);
   link.searchParams.set("kind", ctx.account.name);
   link.searchParams.set("token", token);

@@ -69,12 +69,16 @@ export const toOwnTrackDto = (row: OwnRow): OwnTrackView => ({
 });
 
 /** One track in any state, with the owner's fields; the caller decides who may see it. */
-export async function findTrack(db: Queryable, id: string) {
-  const [row] = await db
+/** The track with its owner's fields, as a query (to send in a batch). */
+export const findTrackQuery = (db: Queryable, id: string) =>
+  db
     .select(OWN)
     .from(tracks)
     .innerJoin(artists, eq(artists.id, tracks.artistId))
     .where(eq(tracks.id, id));
+
+export async function findTrack(db: Queryable, id: string) {
+  const [row] = await findTrackQuery(db, id);
   return row;
 }
 
@@ -88,12 +92,13 @@ export interface TrackFilter {
  * page; oldest first (the order they were added) inside an album. Ties break on id, so pages
  * never overlap or skip.
  */
-export async function readyTracks(
+/** The query of `readyTracks`, to await or to send in a batch; its rows go through `toTrackDto`. */
+export function readyTracksQuery(
   db: Queryable,
   filter: TrackFilter,
   order: "newest" | "oldest",
   page?: Page,
-): Promise<TrackView[]> {
+) {
   const direction = order === "newest" ? desc : asc;
   const query = db
     .select(PUBLIC)
@@ -108,6 +113,14 @@ export async function readyTracks(
     )
     .orderBy(direction(tracks.createdAt), direction(tracks.id))
     .$dynamic();
-  const rows = page ? await query.limit(page.limit).offset(offsetOf(page)) : await query;
-  return rows.map(toTrackDto);
+  return page ? query.limit(page.limit).offset(offsetOf(page)) : query;
+}
+
+export async function readyTracks(
+  db: Queryable,
+  filter: TrackFilter,
+  order: "newest" | "oldest",
+  page?: Page,
+): Promise<TrackView[]> {
+  return (await readyTracksQuery(db, filter, order, page)).map(toTrackDto);
 }

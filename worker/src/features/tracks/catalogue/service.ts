@@ -1,6 +1,6 @@
 import { trackKeys } from "@edge-music/contracts";
 import { albums, type Transaction, tracks } from "@edge-music/db";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { NotFoundError } from "../../../errors/app-error.ts";
 import type { Image } from "../../../images/images.ts";
 import { discardImages, replaceImages } from "../../../images/replace.ts";
@@ -9,7 +9,14 @@ import type { RequestDeps } from "../../../request-deps.ts";
 import { assertOwner } from "../../../security/guard.ts";
 import { deletePrefix } from "../../../storage/index.ts";
 import type { Page } from "../../../validation/common.ts";
-import { findTrack, readyTracks, type TrackFilter, toOwnTrackDto, toTrackDto } from "./queries.ts";
+import {
+  findTrack,
+  findTrackQuery,
+  readyTracks,
+  type TrackFilter,
+  toOwnTrackDto,
+  toTrackDto,
+} from "./queries.ts";
 import type { OwnTrackView, TrackView } from "./schema.ts";
 
 /** What the track services take; each function picks what it uses. */
@@ -60,7 +67,12 @@ export async function updateTrack(
   update: TrackUpdate,
 ): Promise<OwnTrackView> {
   const caller = ctx.principal;
-  const images = update.cover ? { cover: { folder: "covers" as const, image: update.cover } } : {};
+  const fields = {
+    ...(update.title !== undefined ? { title: update.title } : {}),
+    ...(update.albumId !== undefined ? { albumId: update.albumId } : {}),
+  };
+  if (!update.cover) return await updateTrackFields(ctx, id, fields);
+  const images = { cover: { folder: "covers" as const, image: update.cover } };
   await replaceImages(ctx, images, async (tx, store) => {
     const [track] = await tx
       .select({ artistId: tracks.artistId, cover: tracks.cover })
@@ -73,15 +85,51 @@ export async function updateTrack(
     const { cover } = await store();
     await tx
       .update(tracks)
-      .set({
-        ...(update.title !== undefined ? { title: update.title } : {}),
-        ...(update.albumId !== undefined ? { albumId: update.albumId } : {}),
-        ...(cover ? { cover } : {}),
-      })
+      .set({ ...fields, ...(cover ? { cover } : {}) })
       .where(and(eq(tracks.id, id), eq(tracks.artistId, caller.id)));
     return { previous: { cover: track.cover }, result: undefined };
   });
   const row = await findTrack(ctx.db, id);
+  if (!row) throw trackNotFound(id);
+  return toOwnTrackDto(row);
+}
+
+/**
+ * An update without an image, as one batch (one round trip): the track is locked and the album
+ * locked FOR SHARE (it cannot be deleted before the update commits) and read; the update applies
+ * only when the caller owns both; the track is read back. The answer is decided from what the
+ * batch read, and nothing was written otherwise.
+ */
+async function updateTrackFields(
+  ctx: Pick<CatalogueDeps, "db" | "principal">,
+  id: string,
+  fields: { title?: string; albumId?: string | null },
+): Promise<OwnTrackView> {
+  const { db, principal: caller } = ctx;
+  const albumId = fields.albumId ?? null;
+  const ownAlbum = albumId
+    ? sql`exists (select from ${albums} where ${albums.id} = ${albumId} and ${albums.artistId} = ${caller.id})`
+    : sql`true`;
+  const [owner, album, , rows] = await db.batch([
+    db.select({ artistId: tracks.artistId }).from(tracks).where(eq(tracks.id, id)).for("update"),
+    db
+      .select({ id: albums.id })
+      .from(albums)
+      .where(albumId ? and(eq(albums.id, albumId), eq(albums.artistId, caller.id)) : sql`false`)
+      .for("share"),
+    db
+      .update(tracks)
+      // `id` (unchanged) keeps the SET list non-empty whatever the caller sent.
+      .set({ ...fields, id })
+      .where(and(eq(tracks.id, id), eq(tracks.artistId, caller.id), ownAlbum)),
+    findTrackQuery(db, id),
+  ]);
+  const [track] = owner;
+  if (!track) throw trackNotFound(id);
+  assertOwner(caller, track.artistId, "track");
+  if (albumId && album.length === 0)
+    throw new NotFoundError(`No album of yours with id ${albumId}.`);
+  const [row] = rows;
   if (!row) throw trackNotFound(id);
   return toOwnTrackDto(row);
 }
