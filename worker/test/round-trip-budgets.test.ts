@@ -504,8 +504,8 @@ const BUDGETS: Record<string, Budget> = {
     prepare: async () => get(`/api/v1/tracks/stream/${await streamableTrack()}/audio/128.opus`),
   },
   "POST /api/v1/tracks": {
-    trips: 10,
-    why: `the session confirmed before the body is stored (1), then ${WS}: the track row and its read-back; not yet a batch`,
+    trips: 2,
+    why: "the session is confirmed before the body is stored; then the track row and its read-back in one batch",
     prepare: async () => {
       const artist = await registerAccount("artist");
       const { bytes, boundary } = multipart([

@@ -1,5 +1,5 @@
-import { albums, tracks } from "@edge-music/db";
-import { and, eq } from "drizzle-orm";
+import { albums, FOREIGN_KEY_VIOLATION, pgErrorCode, tracks } from "@edge-music/db";
+import { eq, sql } from "drizzle-orm";
 import { enqueueConversion } from "../../../connections/queue.ts";
 import {
   NotFoundError,
@@ -13,7 +13,7 @@ import { IMAGE_MAX_BYTES, type Image, mediaKey, storeImage } from "../../../imag
 import { describeError } from "../../../logger.ts";
 import type { RequestDeps } from "../../../request-deps.ts";
 import { confirmSession } from "../../../security/sessions.ts";
-import { findTrack, toOwnTrackDto } from "../catalogue/queries.ts";
+import { findTrackQuery, toOwnTrackDto } from "../catalogue/queries.ts";
 import type { OwnTrackView } from "../catalogue/schema.ts";
 import { readUpload } from "./read-upload.ts";
 
@@ -62,10 +62,7 @@ interface Undo {
  * objects); a refused job is a 503. Answers the artist's view of the new track.
  */
 export async function uploadTrack(
-  ctx: Pick<
-    RequestDeps,
-    "db" | "interactiveDb" | "redis" | "storage" | "log" | "env" | "principal"
-  >,
+  ctx: Pick<RequestDeps, "db" | "redis" | "storage" | "log" | "env" | "principal">,
   request: Request,
 ): Promise<OwnTrackView> {
   const contentType = request.headers.get("content-type") ?? "";
@@ -93,8 +90,7 @@ export async function uploadTrack(
     const cover = upload.cover ? await storeImage(ctx.storage, "covers", upload.cover) : null;
     const coverKey = mediaKey(cover);
     if (coverKey) undo.objects.push(coverKey);
-    await insertTrack(ctx, upload, title, source, cover);
-    undo.row = true;
+    const row = await insertTrack(ctx, upload, title, source, cover, undo);
     try {
       await enqueueConversion(ctx.redis, {
         trackId,
@@ -107,13 +103,11 @@ export async function uploadTrack(
         cause: error,
       });
     }
+    return toOwnTrackDto(row);
   } catch (error) {
     await undoUpload(ctx, trackId, undo);
     throw error;
   }
-  const row = await findTrack(ctx.db, trackId);
-  if (!row) throw new NotFoundError(`No track with id ${trackId}.`);
-  return toOwnTrackDto(row);
 }
 
 /**
@@ -140,37 +134,47 @@ async function undoUpload(
   });
 }
 
+/**
+ * One batch (one round trip): the row, then the artist's view of it. The album is taken only when
+ * it is the caller's (else the column gets NULL and the upload is refused and undone); the
+ * foreign key holds it until the commit, so it cannot vanish in between.
+ */
 async function insertTrack(
-  ctx: Pick<RequestDeps, "interactiveDb">,
+  ctx: Pick<RequestDeps, "db">,
   upload: NewUpload,
   title: string,
   source: { key: string; fileName: string },
   cover: string | null,
+  undo: Undo,
 ) {
-  return await ctx.interactiveDb.transaction(async (tx) => {
-    if (upload.albumId) {
-      // Locked, so the album cannot be deleted between this check and the insert.
-      const [album] = await tx
-        .select({ id: albums.id })
-        .from(albums)
-        .where(and(eq(albums.id, upload.albumId), eq(albums.artistId, upload.artistId)))
-        .for("share");
-      if (!album) throw new NotFoundError("No such album of yours.");
-    }
-    const [track] = await tx
-      .insert(tracks)
-      .values({
+  const { db } = ctx;
+  const ownAlbum = upload.albumId
+    ? sql`(select ${albums.id} from ${albums} where ${albums.id} = ${upload.albumId} and ${albums.artistId} = ${upload.artistId})`
+    : null;
+  let rows: Awaited<ReturnType<typeof findTrackQuery>>;
+  try {
+    [, rows] = await db.batch([
+      db.insert(tracks).values({
         id: upload.trackId,
         artistId: upload.artistId,
-        albumId: upload.albumId ?? null,
+        albumId: ownAlbum,
         title,
         cover,
         processingStatus: "PROCESSING",
         sourceKey: source.key,
         sourceFileName: source.fileName,
-      })
-      .returning();
-    if (!track) throw new Error("insert returned no track");
-    return track;
-  });
+      }),
+      findTrackQuery(db, upload.trackId),
+    ]);
+  } catch (error) {
+    // The album was deleted before the insert committed.
+    if (pgErrorCode(error) === FOREIGN_KEY_VIOLATION)
+      throw new NotFoundError("No such album of yours.");
+    throw error;
+  }
+  undo.row = true;
+  const [row] = rows;
+  if (!row) throw new Error("the new track was not read back");
+  if (upload.albumId && row.albumId === null) throw new NotFoundError("No such album of yours.");
+  return row;
 }
