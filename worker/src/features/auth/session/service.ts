@@ -1,11 +1,10 @@
 import { pgConstraint, pgErrorCode, UNIQUE_VIOLATION } from "@edge-music/db";
 import { eq, sql } from "drizzle-orm";
 import { ConflictError, NotFoundError, UnauthorizedError } from "../../../errors/app-error.ts";
-import { overlay } from "../../../request-deps.ts";
 import type { SessionTokens } from "../../../security/cookies.ts";
 import { hashPassword, spendVerifyTime, verifyPassword } from "../../../security/password.ts";
 import { AUTH_LIMITS, clearQuery, hitLimits, refundQuery } from "../../../security/rate-limit.ts";
-import { sessionInsert, signSessionTokens, startSession } from "../../../security/sessions.ts";
+import { sessionInsert, signSessionTokens } from "../../../security/sessions.ts";
 import type { AuthContext } from "../shared.ts";
 import { checkSecondFactor } from "../two-factor/second-factor.ts";
 
@@ -77,16 +76,21 @@ export async function register(ctx: AuthContext, input: RegisterInput) {
   const { principals } = ctx.account;
   await hitLimits(ctx.db, [AUTH_LIMITS.hashingPerIp(ctx.ip)], ctx.now);
   const passwordHash = await hashPassword(input.password);
+  // The account, its first session and its view in one batch (one round trip, one transaction);
+  // the id is made here, random like the column's default.
+  const id = crypto.randomUUID();
+  const refreshTokenId = crypto.randomUUID();
   try {
-    const { id, tokens } = await ctx.interactiveDb.transaction(async (tx) => {
-      const [row] = await tx
+    const [, [session], view] = await ctx.db.batch([
+      ctx.db
         .insert(principals)
-        .values({ username: input.username, email: input.email, passwordHash })
-        .returning({ id: principals.id });
-      if (!row) throw new Error("insert returned no row");
-      return { id: row.id, tokens: await startSession(overlay(ctx, { db: tx }), row.id) };
-    });
-    return { account: await getAccount(ctx, id), tokens };
+        .values({ id, username: input.username, email: input.email, passwordHash }),
+      sessionInsert(ctx, id, refreshTokenId),
+      accountView(ctx, id),
+    ]);
+    if (!session) throw new Error("session insert returned no row");
+    const tokens = await signSessionTokens(ctx, id, session.id, refreshTokenId);
+    return { account: toAccount(ctx, view[0]), tokens };
   } catch (error) {
     if (pgErrorCode(error) !== UNIQUE_VIOLATION) throw error;
     const field = pgConstraint(error)?.includes("email") ? "email" : "username";
@@ -140,18 +144,28 @@ export async function login(ctx: AuthContext, input: LoginInput): Promise<LoginR
   if (row.twoFactorEnabled === true) {
     await ctx.db.batch(forgive);
     if (!input.code) return { status: "two-factor-required" };
-    await checkSecondFactor(ctx, row.id, input.code, { allowRecoveryCode: true });
-    const tokens = await startSession(ctx, row.id);
-    return { status: "signed-in", account: await getAccount(ctx, row.id), tokens };
+    const second = await checkSecondFactor(ctx, row.id, input.code, { allowRecoveryCode: true });
+    return { status: "signed-in", ...(await signIn(ctx, row.id, second.forgive)) };
   }
-  // Without a second factor: the counters, the new session and the account in one round trip.
+  return { status: "signed-in", ...(await signIn(ctx, row.id, forgive)) };
+}
+
+/**
+ * A new session for a proven account: the counters given back (`forgive`), the session and the
+ * account's view in one round trip.
+ */
+export async function signIn(
+  ctx: AuthContext,
+  principalId: string,
+  forgive: readonly [ReturnType<typeof clearQuery>, ReturnType<typeof refundQuery>],
+): Promise<{ account: Account; tokens: SessionTokens }> {
   const refreshTokenId = crypto.randomUUID();
   const [, , [session], view] = await ctx.db.batch([
     ...forgive,
-    sessionInsert(ctx, row.id, refreshTokenId),
-    accountView(ctx, row.id),
+    sessionInsert(ctx, principalId, refreshTokenId),
+    accountView(ctx, principalId),
   ]);
   if (!session) throw new Error("session insert returned no row");
-  const tokens = await signSessionTokens(ctx, row.id, session.id, refreshTokenId);
-  return { status: "signed-in", account: toAccount(ctx, view[0]), tokens };
+  const tokens = await signSessionTokens(ctx, principalId, session.id, refreshTokenId);
+  return { account: toAccount(ctx, view[0]), tokens };
 }

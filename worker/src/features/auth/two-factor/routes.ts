@@ -6,7 +6,6 @@ import type { AccountKind } from "../../../security/account-kinds.ts";
 import { bindAccount } from "../../../security/account-kinds.ts";
 import { clearFlowCookie, readCookie, setSessionCookies } from "../../../security/cookies.ts";
 import { signedIn } from "../../../security/guard.ts";
-import { startSession } from "../../../security/sessions.ts";
 import { readPendingTwoFactor } from "../oauth/service.ts";
 import {
   accountDto,
@@ -15,7 +14,7 @@ import {
   SecondFactorBody,
   TwoFactorSetupDto,
 } from "../schema.ts";
-import { getAccount } from "../session/service.ts";
+import { signIn } from "../session/service.ts";
 import { PENDING_COOKIE } from "../shared.ts";
 import { checkSecondFactor } from "./second-factor.ts";
 import { disableTwoFactor, enableTwoFactor, verifyTwoFactor } from "./service.ts";
@@ -104,12 +103,12 @@ export function twoFactorRoutes(kind: AccountKind) {
       const pending = readCookie(c, PENDING_COOKIE);
       if (!pending) throw new UnauthorizedError("No sign-in is waiting for a second factor.");
       const principalId = await readPendingTwoFactor(ctx, pending);
-      await checkSecondFactor(ctx, principalId, c.req.valid("json").code, {
+      const { forgive } = await checkSecondFactor(ctx, principalId, c.req.valid("json").code, {
         allowRecoveryCode: true,
       });
+      const { account, tokens } = await signIn(ctx, principalId, forgive);
       clearFlowCookie(c, ctx.env, PENDING_COOKIE, kind.authPath);
-      setSessionCookies(c, ctx, await startSession(ctx, principalId));
-      const account = await getAccount(ctx, principalId);
+      setSessionCookies(c, ctx, tokens);
       return c.json(account as z.infer<ReturnType<typeof accountDto>>, 200);
     });
 }

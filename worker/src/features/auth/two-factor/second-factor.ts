@@ -12,6 +12,11 @@ export const secretContext = (ctx: Pick<AuthContext, "account">, principalId: st
 /** Recovery codes are compared case- and separator-insensitively: `abcde-fghij` = `ABCDEFGHIJ`. */
 export const normalizeRecoveryCode = (code: string) => code.toLowerCase().replace(/[^a-z0-9]/g, "");
 
+export interface SecondFactorResult {
+  step: number | null;
+  forgive: readonly [ReturnType<typeof clearQuery>, ReturnType<typeof refundQuery>];
+}
+
 export interface SecondFactorOptions {
   allowRecoveryCode: boolean;
   /** Check a secret that is not enabled yet (the verify step of the set-up). */
@@ -22,35 +27,39 @@ export interface SecondFactorOptions {
  * Accepts a current TOTP code (each at most once: the step is recorded atomically, so two
  * concurrent requests cannot both use one code) or, when allowed, an unused recovery code.
  * Failures count against per-account and per-address limits; a wrong code is a 401.
- * Returns the accepted TOTP step, or null for a recovery code.
+ * Returns the accepted TOTP step (null for a recovery code) and the statements that give the
+ * counters back, which the caller must send first in its next batch.
  */
 export async function checkSecondFactor(
   ctx: AuthContext,
   principalId: string,
   code: string,
   options: SecondFactorOptions,
-): Promise<number | null> {
+): Promise<SecondFactorResult> {
   const accountLimit = AUTH_LIMITS.codePerAccount(ctx.account.name, principalId);
   const ipLimit = AUTH_LIMITS.codePerIp(ctx.ip);
-  // Counted before the check (parallel guesses cannot outrun the limit), given back on success.
-  await hitLimits(ctx.db, [accountLimit, ipLimit], ctx.now);
-  const accepted = async <T>(value: T) => {
-    await ctx.db.batch([
-      clearQuery(ctx.db, [accountLimit.key]),
-      refundQuery(ctx.db, [ipLimit.key]),
-    ]);
-    return value;
-  };
+  // On success the counters are given back by the caller's next batch (no round trip of its own).
+  const accepted = (step: number | null): SecondFactorResult => ({
+    step,
+    forgive: [clearQuery(ctx.db, [accountLimit.key]), refundQuery(ctx.db, [ipLimit.key])],
+  });
   const { twoFactor, recoveryCodes } = ctx.account.auth;
-  const [row] = await ctx.db
-    .select()
-    .from(twoFactor)
-    .where(
-      and(
-        eq(twoFactor.principalId, principalId),
-        options.pending ? isNull(twoFactor.enabledAt) : isNotNull(twoFactor.enabledAt),
+  // Counted before the check (parallel guesses cannot outrun the limit), given back on success;
+  // the secret is read in the same round trip (used only if no limit is over).
+  const [row] = await hitLimits(
+    ctx.db,
+    [accountLimit, ipLimit],
+    ctx.now,
+    ctx.db
+      .select()
+      .from(twoFactor)
+      .where(
+        and(
+          eq(twoFactor.principalId, principalId),
+          options.pending ? isNull(twoFactor.enabledAt) : isNotNull(twoFactor.enabledAt),
+        ),
       ),
-    );
+  );
   if (row && /^\d{6}$/.test(code)) {
     const key = await decrypt(
       ctx.env.ENCRYPTION_KEY,
@@ -69,7 +78,7 @@ export async function checkSecondFactor(
           ),
         )
         .returning({ step: twoFactor.lastUsedStep });
-      if (claimed.length === 1) return await accepted(step);
+      if (claimed.length === 1) return accepted(step);
     }
   } else if (row && options.allowRecoveryCode) {
     const used = await ctx.db
@@ -83,7 +92,7 @@ export async function checkSecondFactor(
         ),
       )
       .returning({ id: recoveryCodes.id });
-    if (used.length === 1) return await accepted(null);
+    if (used.length === 1) return accepted(null);
   }
   throw new UnauthorizedError("The code is wrong or was already used.");
 }

@@ -1,5 +1,5 @@
 import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { ConflictError } from "../../../errors/app-error.ts";
 import { encrypt, sha256Hex } from "../../../security/crypto.ts";
 import { base32Secret, totpUri } from "../../../security/totp.ts";
@@ -45,15 +45,14 @@ export async function enableTwoFactor(ctx: AuthContext, principalId: string) {
 
 /** Step 2: a code from the authenticator turns 2FA on and yields 10 recovery codes, shown once. */
 export async function verifyTwoFactor(ctx: AuthContext, principalId: string, code: string) {
-  const account = await getAccount(ctx, principalId);
-  if (account.twoFactorEnabled) throw new ConflictError("2FA is already enabled.");
   const { twoFactor, recoveryCodes } = ctx.account.auth;
-  const [pending] = await ctx.db
-    .select({ principalId: twoFactor.principalId })
+  const [secret] = await ctx.db
+    .select({ enabledAt: twoFactor.enabledAt })
     .from(twoFactor)
     .where(eq(twoFactor.principalId, principalId));
-  if (!pending) throw new ConflictError("Start with 2fa/enable to get a secret first.");
-  await checkSecondFactor(ctx, principalId, code, {
+  if (!secret) throw new ConflictError("Start with 2fa/enable to get a secret first.");
+  if (secret.enabledAt) throw new ConflictError("2FA is already enabled.");
+  const { forgive } = await checkSecondFactor(ctx, principalId, code, {
     allowRecoveryCode: false,
     pending: true,
   });
@@ -65,17 +64,25 @@ export async function verifyTwoFactor(ctx: AuthContext, principalId: string, cod
     return `${raw.slice(0, 5)}-${raw.slice(5)}`;
   });
   const hashes = await Promise.all(codes.map((c) => sha256Hex(normalizeRecoveryCode(c))));
-  await ctx.interactiveDb.transaction(async (tx) => {
-    // Once: of two verifies racing, the second finds 2FA already on and changes nothing.
-    const enabled = await tx
+  // One batch (one transaction). Once: of two verifies racing, the second finds 2FA already on,
+  // changes nothing, and its codes are neither deleted nor written (the conditions below hold
+  // only in the batch whose update turned 2FA on).
+  const { db } = ctx;
+  const enabledNow = sql`exists (select from ${twoFactor} where ${twoFactor.principalId} = ${principalId} and ${twoFactor.enabledAt} = ${ctx.now.toISOString()}::timestamptz)`;
+  const [, , enabled] = await db.batch([
+    ...forgive,
+    db
       .update(twoFactor)
       .set({ enabledAt: ctx.now })
       .where(and(eq(twoFactor.principalId, principalId), isNull(twoFactor.enabledAt)))
-      .returning({ principalId: twoFactor.principalId });
-    if (enabled.length === 0) throw new ConflictError("2FA is already enabled.");
-    await tx.delete(recoveryCodes).where(eq(recoveryCodes.principalId, principalId));
-    await tx.insert(recoveryCodes).values(hashes.map((codeHash) => ({ principalId, codeHash })));
-  });
+      .returning({ principalId: twoFactor.principalId }),
+    db.delete(recoveryCodes).where(and(eq(recoveryCodes.principalId, principalId), enabledNow)),
+    db.execute(sql`
+      insert into ${recoveryCodes} (${sql.identifier(recoveryCodes.principalId.name)}, ${sql.identifier(recoveryCodes.codeHash.name)})
+      select ${principalId}::uuid, hash from unnest(${sql.param(hashes)}::text[]) as hash
+      where ${enabledNow}`),
+  ]);
+  if (enabled.length === 0) throw new ConflictError("2FA is already enabled.");
   return { twoFactorEnabled: true as const, recoveryCodes: codes };
 }
 
@@ -83,11 +90,13 @@ export async function verifyTwoFactor(ctx: AuthContext, principalId: string, cod
 export async function disableTwoFactor(ctx: AuthContext, principalId: string, code: string) {
   const account = await getAccount(ctx, principalId);
   if (!account.twoFactorEnabled) throw new ConflictError("2FA is not enabled.");
-  await checkSecondFactor(ctx, principalId, code, { allowRecoveryCode: false });
+  const { forgive } = await checkSecondFactor(ctx, principalId, code, { allowRecoveryCode: false });
   const { twoFactor, recoveryCodes } = ctx.account.auth;
-  await ctx.interactiveDb.transaction(async (tx) => {
-    await tx.delete(recoveryCodes).where(eq(recoveryCodes.principalId, principalId));
-    await tx.delete(twoFactor).where(eq(twoFactor.principalId, principalId));
-  });
+  // One batch: both or neither.
+  await ctx.db.batch([
+    ...forgive,
+    ctx.db.delete(recoveryCodes).where(eq(recoveryCodes.principalId, principalId)),
+    ctx.db.delete(twoFactor).where(eq(twoFactor.principalId, principalId)),
+  ]);
   return { twoFactorEnabled: false as const };
 }
