@@ -1,11 +1,9 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { sendMail } from "../../../connections/mail.ts";
 import { ValidationError } from "../../../errors/app-error.ts";
-import { overlay } from "../../../request-deps.ts";
 import { randomToken, sha256Hex } from "../../../security/crypto.ts";
 import { hashPassword } from "../../../security/password.ts";
 import { AUTH_LIMITS, hitLimits } from "../../../security/rate-limit.ts";
-import { endAllSessions } from "../../../security/sessions.ts";
 import type { AuthContext } from "../shared.ts";
 
 export const RESET_TOKEN_TTL_SECONDS = 60 * 60;
@@ -74,38 +72,46 @@ export async function resetPassword(ctx: AuthContext, token: string, password: s
     new ValidationError([
       { path: "json.token", message: "invalid, already used or expired", code: "invalid_token" },
     ]);
-  // A cheap look first: a flood of made-up tokens must not each cost a password hash.
-  const [live] = await ctx.db
-    .select({ id: tokens.id })
-    .from(tokens)
-    .where(
-      and(eq(tokens.tokenHash, tokenHash), isNull(tokens.usedAt), gt(tokens.expiresAt, ctx.now)),
-    );
-  if (!live) throw invalid();
-  await hitLimits(ctx.db, [AUTH_LIMITS.hashingPerIp(ctx.ip)], ctx.now);
-  const passwordHash = await hashPassword(password);
-  const done = await ctx.interactiveDb.transaction(async (tx) => {
-    const [claimed] = await tx
-      .update(tokens)
-      .set({ usedAt: ctx.now })
+  // A cheap look, with the address's hashing limit, first: a made-up token costs no hash.
+  const [live] = await hitLimits(
+    ctx.db,
+    [AUTH_LIMITS.hashingPerIp(ctx.ip)],
+    ctx.now,
+    ctx.db
+      .select({ id: tokens.id })
+      .from(tokens)
       .where(
         and(eq(tokens.tokenHash, tokenHash), isNull(tokens.usedAt), gt(tokens.expiresAt, ctx.now)),
-      )
-      .returning({ principalId: tokens.principalId });
-    if (!claimed) return false;
-    await tx
-      .update(principals)
-      // The reset link arrived: the address is proven.
-      .set({ passwordHash, emailVerifiedAt: ctx.now, updatedAt: ctx.now })
-      .where(eq(principals.id, claimed.principalId));
-    // Other outstanding links of this account die with it, and so does every session.
-    await tx
-      .update(tokens)
-      .set({ usedAt: ctx.now })
-      .where(and(eq(tokens.principalId, claimed.principalId), isNull(tokens.usedAt)));
-    await endAllSessions(overlay(ctx, { db: tx }), claimed.principalId);
-    return true;
-  });
+      ),
+  );
+  if (!live) throw invalid();
+  const passwordHash = await hashPassword(password);
+  // One statement (one round trip, atomic): the token is claimed once; for the account that held
+  // it the password is set, the address counts as proven (the link arrived), its other links die
+  // and every session ends. A second request with the same token claims nothing and changes nothing.
+  const now = ctx.now.toISOString();
+  const column = (c: { name: string }) => sql.identifier(c.name);
+  const { sessions } = auth;
+  const result = await ctx.db.execute(sql`
+    with claimed as (
+      update ${tokens} set ${column(tokens.usedAt)} = ${now}::timestamptz
+      where ${column(tokens.tokenHash)} = ${tokenHash} and ${column(tokens.usedAt)} is null
+        and ${column(tokens.expiresAt)} > ${now}::timestamptz
+      returning ${column(tokens.principalId)} as principal_id
+    ), changed as (
+      update ${principals} set ${column(principals.passwordHash)} = ${passwordHash},
+        ${column(principals.emailVerifiedAt)} = ${now}::timestamptz,
+        ${column(principals.updatedAt)} = ${now}::timestamptz
+      where ${column(principals.id)} in (select principal_id from claimed)
+    ), other_links as (
+      update ${tokens} set ${column(tokens.usedAt)} = ${now}::timestamptz
+      where ${column(tokens.principalId)} in (select principal_id from claimed)
+        and ${column(tokens.usedAt)} is null and ${column(tokens.tokenHash)} <> ${tokenHash}
+    ), ended as (
+      delete from ${sessions} where ${column(sessions.principalId)} in (select principal_id from claimed)
+    )
+    select principal_id from claimed`);
+  const done = result.rows.length === 1;
   if (!done) throw invalid();
   return { message: "The password was changed. Sign in with the new one." };
 }
