@@ -188,8 +188,7 @@ function authBudgets(kind: PrincipalKind): Record<string, Budget> {
       prepare: async () => ({ client: await signedIn(), method: "GET", path: `${base}/me` }),
     },
     [at("POST 2fa/enable")]: {
-      trips: 2,
-      why: "the account (for the QR label), then the sealed secret; could be one batch",
+      trips: 1,
       prepare: async () => ({
         client: await signedIn(),
         method: "POST",

@@ -44,7 +44,7 @@ export function accountView(ctx: Pick<AuthContext, "db" | "account">, id: string
     .where(eq(principals.id, id));
 }
 
-function toAccount(
+export function toAccount(
   ctx: Pick<AuthContext, "account">,
   row: Awaited<ReturnType<typeof accountView>>[number] | undefined,
 ): Account {

@@ -3,7 +3,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { ConflictError } from "../../../errors/app-error.ts";
 import { encrypt, sha256Hex } from "../../../security/crypto.ts";
 import { base32Secret, totpUri } from "../../../security/totp.ts";
-import { getAccount } from "../session/service.ts";
+import { accountView, getAccount, toAccount } from "../session/service.ts";
 import type { AuthContext } from "../shared.ts";
 import { qrCodePngBase64 } from "./qr-png.ts";
 import { checkSecondFactor, normalizeRecoveryCode, secretContext } from "./second-factor.ts";
@@ -15,9 +15,6 @@ const RECOVERY_CODES = 10;
  * it. Calling it again before verifying replaces the pending secret.
  */
 export async function enableTwoFactor(ctx: AuthContext, principalId: string) {
-  const account = await getAccount(ctx, principalId);
-  if (account.twoFactorEnabled)
-    throw new ConflictError("2FA is already enabled; disable it first.");
   const key = crypto.getRandomValues(new Uint8Array(20));
   const secretCiphertext = await encrypt(
     ctx.env.ENCRYPTION_KEY,
@@ -27,16 +24,21 @@ export async function enableTwoFactor(ctx: AuthContext, principalId: string) {
   const { twoFactor } = ctx.account.auth;
   // Only a secret that is not active yet may be replaced: a concurrent verify that turned 2FA on
   // in the meantime must not be undone.
-  const written = await ctx.db
-    .insert(twoFactor)
-    .values({ principalId, secretCiphertext })
-    .onConflictDoUpdate({
-      target: twoFactor.principalId,
-      set: { secretCiphertext, enabledAt: null, lastUsedStep: null, updatedAt: ctx.now },
-      setWhere: isNull(twoFactor.enabledAt),
-    })
-    .returning({ principalId: twoFactor.principalId });
+  // One batch: the account (for the label) and the secret.
+  const [view, written] = await ctx.db.batch([
+    accountView(ctx, principalId),
+    ctx.db
+      .insert(twoFactor)
+      .values({ principalId, secretCiphertext })
+      .onConflictDoUpdate({
+        target: twoFactor.principalId,
+        set: { secretCiphertext, enabledAt: null, lastUsedStep: null, updatedAt: ctx.now },
+        setWhere: isNull(twoFactor.enabledAt),
+      })
+      .returning({ principalId: twoFactor.principalId }),
+  ]);
   if (written.length === 0) throw new ConflictError("2FA is already enabled; disable it first.");
+  const account = toAccount(ctx, view[0]);
   // Users are known by their email; an artist's email is never handed out, so the username.
   const label = "email" in account ? account.email : account.username;
   const otpauthUri = totpUri(label, key);
