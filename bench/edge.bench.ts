@@ -6,6 +6,7 @@
 // Run it at 0 and 50 (`DEV_DB_RTT_MS=0 ./run bench edge`) to see what the distance costs.
 import { migrate } from "@edge-music/db/migrate";
 import { startInfra, startStackWorker } from "@edge-music/stack";
+import { childProcesses, cpuNs } from "./support/proc-cpu.ts";
 import { lifecycle, loadLine, registerUser, signIn } from "./support/seed-stack.ts";
 import { summarize } from "./support/stats.ts";
 
@@ -22,6 +23,9 @@ try {
   console.log(`db rtt ${RTT} ms · ${loadLine("at start")}`);
 
   const api = `${worker.url}/api/v1`;
+  // workerd's CPU time per request (all its threads, from /proc): what Cloudflare bills, which
+  // the Worker cannot measure itself. Read around each request at concurrency 1.
+  const workerd = await childProcesses(worker.pid, "workerd");
   const headers = (cookie: string) => ({
     cookie,
     "content-type": "application/json",
@@ -107,6 +111,7 @@ try {
       }
       await route.run(); // warm-up
       const samples: number[] = [];
+      const cpu: number[] = [];
       let errors = 0;
       let hits = 0;
       let next = 0;
@@ -114,18 +119,22 @@ try {
         Array.from({ length: concurrency }, async () => {
           while (next < N) {
             next++;
+            const cpuBefore = concurrency === 1 ? await cpuNs(workerd) : 0;
             const start = performance.now();
             const answer = await route.run();
             await answer.arrayBuffer();
             samples.push(performance.now() - start);
+            if (concurrency === 1) cpu.push(((await cpuNs(workerd)) - cpuBefore) / 1e6);
             if (answer.status >= 400) errors++;
             if (["hit", "stale"].includes(answer.headers.get("x-edge-cache") ?? "")) hits++;
           }
         }),
       );
       const s = summarize(samples);
+      const c = cpu.length > 0 ? summarize(cpu) : undefined;
+      const cpuText = c ? ` workerd cpu p50=${c.p50.toFixed(2)} p99=${c.p99.toFixed(2)} ms` : "";
       console.log(
-        `${route.label.padEnd(42)} c=${concurrency} n=${s.n} p50=${s.p50.toFixed(1)} p95=${s.p95.toFixed(1)} ms edge hits=${hits}/${s.n}${errors ? ` errors=${errors}` : ""}`,
+        `${route.label.padEnd(42)} c=${concurrency} n=${s.n} p50=${s.p50.toFixed(1)} p95=${s.p95.toFixed(1)} ms edge hits=${hits}/${s.n}${cpuText}${errors ? ` errors=${errors}` : ""}`,
       );
     }
   }

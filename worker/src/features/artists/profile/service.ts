@@ -120,23 +120,19 @@ export async function updateArtist(
  * response: nothing points at them any more, so they are unreachable at once.
  */
 export async function deleteArtist(ctx: ArtistDeps, id: string) {
-  const [artist] = await ctx.db
-    .select({ avatar: artists.avatar, backgroundImage: artists.backgroundImage })
-    .from(artists)
-    .where(eq(artists.id, id));
+  // One batch (one transaction): what the rows point at in storage, then the rows.
+  const { db } = ctx;
+  const [ownTracks, ownAlbums, deleted] = await db.batch([
+    db.select({ id: tracks.id, cover: tracks.cover }).from(tracks).where(eq(tracks.artistId, id)),
+    db.select({ cover: albums.cover }).from(albums).where(eq(albums.artistId, id)),
+    db
+      .delete(artists)
+      .where(eq(artists.id, id))
+      .returning({ avatar: artists.avatar, backgroundImage: artists.backgroundImage }),
+  ]);
+  const [artist] = deleted;
   if (!artist) throw new NotFoundError("No such artist.");
-  const media = await ctx.interactiveDb.transaction(async (tx) => {
-    const ownTracks = await tx
-      .select({ id: tracks.id, cover: tracks.cover })
-      .from(tracks)
-      .where(eq(tracks.artistId, id));
-    const ownAlbums = await tx
-      .select({ cover: albums.cover })
-      .from(albums)
-      .where(eq(albums.artistId, id));
-    await tx.delete(artists).where(eq(artists.id, id));
-    return { ownTracks, covers: [...ownTracks, ...ownAlbums].map((r) => r.cover) };
-  });
+  const media = { ownTracks, covers: [...ownTracks, ...ownAlbums].map((r) => r.cover) };
   ctx.waitUntil(
     (async () => {
       await deleteMedia(ctx.storage, [artist.avatar, artist.backgroundImage, ...media.covers]);

@@ -1,11 +1,10 @@
 import { pgErrorCode, type Transaction, UNIQUE_VIOLATION } from "@edge-music/db";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { UnauthorizedError } from "../../../errors/app-error.ts";
 import { randomToken, sha256Base64url, timingSafeEqual } from "../../../security/crypto.ts";
 import { startSession } from "../../../security/sessions.ts";
 import { signToken, verifyToken } from "../../../security/tokens.ts";
 import { USERNAME } from "../schema.ts";
-import { getAccount } from "../session/service.ts";
 import type { AuthContext } from "../shared.ts";
 import type { OAuthProfile, OAuthProvider } from "./providers.ts";
 
@@ -92,9 +91,8 @@ export async function finishOAuth(
     throw new OAuthFlowError("access_denied", `the provider answered ${input.error ?? "no code"}`);
   }
   const profile = await exchangeAndReadProfile(ctx, provider, input.code, saved.verifier);
-  const principalId = await findOrCreateAccount(ctx, provider.name, profile);
-  const account = await getAccount(ctx, principalId);
-  if (account.twoFactorEnabled) {
+  const { principalId, twoFactorEnabled } = await findOrCreateAccount(ctx, provider.name, profile);
+  if (twoFactorEnabled) {
     const pendingToken = await signToken(
       ctx.env.JWT_SECRET,
       "pending-2fa",
@@ -146,16 +144,22 @@ async function findOrCreateAccount(
   ctx: AuthContext,
   provider: string,
   profile: OAuthProfile,
-): Promise<string> {
+): Promise<{ principalId: string; twoFactorEnabled: boolean }> {
   const { principals, auth } = ctx.account;
   const links = auth.oauthAccounts;
+  // A returning identity: its account and whether it asks for a second factor, in one query.
   const [linked] = await ctx.db
-    .select({ principalId: links.principalId })
+    .select({
+      principalId: links.principalId,
+      twoFactorEnabled: sql<boolean>`${auth.twoFactor.enabledAt} is not null`,
+    })
     .from(links)
+    .leftJoin(auth.twoFactor, eq(auth.twoFactor.principalId, links.principalId))
     .where(and(eq(links.provider, provider), eq(links.subject, profile.subject)));
-  if (linked) return linked.principalId;
+  if (linked)
+    return { principalId: linked.principalId, twoFactorEnabled: linked.twoFactorEnabled === true };
 
-  return await ctx.interactiveDb.transaction(async (tx) => {
+  const principalId = await ctx.interactiveDb.transaction(async (tx) => {
     const verifiedEmail = profile.email && profile.emailVerified ? profile.email : null;
     const [byEmail] = verifiedEmail
       ? await tx
@@ -207,6 +211,12 @@ async function findOrCreateAccount(
     });
     return principalId;
   });
+  // A new or linked account: its second factor, if it kept one, is asked for.
+  const [factor] = await ctx.db
+    .select({ enabledAt: auth.twoFactor.enabledAt })
+    .from(auth.twoFactor)
+    .where(eq(auth.twoFactor.principalId, principalId));
+  return { principalId, twoFactorEnabled: Boolean(factor?.enabledAt) };
 }
 
 /** A username from the profile's name or email: letters, digits, `_.-`, 3–30 characters. */
