@@ -23,9 +23,6 @@ try {
   console.log(`db rtt ${RTT} ms · ${loadLine("at start")}`);
 
   const api = `${worker.url}/api/v1`;
-  // workerd's CPU time per request (all its threads, from /proc): what Cloudflare bills, which
-  // the Worker cannot measure itself. Read around each request at concurrency 1.
-  const workerd = await childProcesses(worker.pid, "workerd");
   const headers = (cookie: string) => ({
     cookie,
     "content-type": "application/json",
@@ -39,6 +36,11 @@ try {
     body: JSON.stringify({ title: "Edge", isPublic: true }),
   });
   const playlist = (await created.json()) as { id: string };
+  // workerd's CPU time per request (every thread of its processes, from /proc): what Cloudflare
+  // bills, which the Worker cannot measure itself; read around each request at concurrency 1.
+  // Listed once the Worker has answered (wrangler starts its workerd processes as it goes).
+  const workerd = await childProcesses(worker.pid, "workerd");
+  console.log(`workerd processes measured: ${workerd.length}`);
 
   // A fresh refresh token per call: each rotation spends the one it presents.
   const refreshTokens: string[] = [];
@@ -54,6 +56,8 @@ try {
 
   let missPage = 0;
   const routes: Array<{ label: string; run: () => Promise<Response> }> = [
+    // No database, no middleware work to speak of: workerd's own cost of a request, the floor.
+    { label: "GET /health/live (floor)", run: () => fetch(`${api}/health/live`) },
     {
       label: "GET /users/me (signed in)",
       run: () => fetch(`${api}/users/me`, { headers: headers(cookie) }),

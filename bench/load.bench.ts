@@ -38,6 +38,8 @@ const SECONDS = num(args.seconds, "LOAD_SECONDS", 60);
 const CLIENTS = num(args.clients, "LOAD_CLIENTS", 200);
 const UPLOAD_EVERY_S = num(undefined, "LOAD_UPLOAD_EVERY", 15);
 const SCALE = num(undefined, "LOAD_SCALE", 1);
+/** The Worker↔Postgres round trip the stack's bridge adds (the listener far from the database). */
+const DB_RTT_MS = num(undefined, "DEV_DB_RTT_MS", 0);
 const WARMUP_S = 5;
 const STREAM_TRACKS = 3;
 
@@ -48,10 +50,10 @@ const workerLog = logLines();
 const transcoderLog = logLines();
 try {
   console.log(
-    `${CLIENTS} clients, ${SECONDS} s, an upload every ${UPLOAD_EVERY_S} s; catalogue scale ${SCALE}`,
+    `${CLIENTS} clients, ${SECONDS} s, an upload every ${UPLOAD_EVERY_S} s; catalogue scale ${SCALE}; db rtt ${DB_RTT_MS} ms`,
   );
   console.log(loadLine("at start"));
-  const infra = await startMigratedInfra(life);
+  const infra = await startMigratedInfra(life, { dbRttMs: DB_RTT_MS });
   const client = await connectPg(infra.databaseUrl);
   life.defer(() => client.end());
   await seedCatalogue(client, SIZES, console.log);

@@ -1,7 +1,8 @@
 // The request mix of the load benchmark: what a crowd of signed-in listeners does, by weight
 // (percent of requests). A player fetches many segments per playlist, so segments lead; reads
 // outnumber writes; follows and likes are a small share. Every client is one user, and sends its
-// cookie with every request, as a browser does.
+// cookie with every request, as a browser does, except for the anonymous visits (someone opening
+// a shared playlist link or searching before signing in).
 import type { HlsFiles } from "./load-tracks.ts";
 import { LANGUAGES } from "./seed-words.ts";
 
@@ -22,6 +23,8 @@ export interface MixRequest {
 
 export interface Action {
   route: string;
+  /** Sent without the cookie: a listener who is not signed in (answered from the edge cache). */
+  anonymous?: boolean;
   weight: number;
   expect: readonly number[];
   request(data: MixData, random: () => number): MixRequest;
@@ -49,6 +52,27 @@ export const MIX: readonly Action[] = [
     weight: 10,
     expect: OK,
     request: (d, r) => get(`/api/v1/playlists/${pick(d.publicPlaylistIds, r)}`),
+  },
+  {
+    route: "GET /playlists/:id (anonymous)",
+    anonymous: true,
+    weight: 6,
+    expect: OK,
+    request: (d, r) => get(`/api/v1/playlists/${pick(d.publicPlaylistIds.slice(0, 200), r)}`),
+  },
+  {
+    route: "GET /artists/:id (anonymous)",
+    anonymous: true,
+    weight: 3,
+    expect: OK,
+    request: (d, r) => get(`/api/v1/artists/${pick(d.artistIds.slice(0, 200), r)}`),
+  },
+  {
+    route: "GET /search (anonymous)",
+    anonymous: true,
+    weight: 3,
+    expect: OK,
+    request: (_, r) => get(`/api/v1/search?q=${encodeURIComponent(query(r))}`),
   },
   { route: "GET /playlists/me", weight: 7, expect: OK, request: () => get("/api/v1/playlists/me") },
   { route: "GET /playlists", weight: 4, expect: OK, request: () => get("/api/v1/playlists") },

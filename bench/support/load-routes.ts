@@ -28,6 +28,8 @@ export interface Recorder {
     ms: number,
     bad?: () => Omit<BadAnswer, "route" | "status">,
   ): void;
+  /** Where an answer came from (`x-edge-cache`: hit, stale, miss, bypass, or none). */
+  edge(name: string, outcome: string | null): void;
   /** Whether `status` is one `name` may answer with. */
   expected(name: string, status: number): boolean;
   total(): { requests: number; errors: number; serverErrors: number };
@@ -41,6 +43,7 @@ const SAMPLES_PER_KIND = 5;
 
 export function createRecorder(): Recorder {
   const routes = new Map<string, RouteFigures>();
+  const edge = new Map<string, Map<string, number>>();
   const samples = new Map<string, BadAnswer[]>();
   const figures = (name: string) => {
     const found = routes.get(name);
@@ -62,6 +65,12 @@ export function createRecorder(): Recorder {
       const kept = samples.get(kind) ?? [];
       if (kept.length < SAMPLES_PER_KIND && bad) kept.push({ route: name, status, ...bad() });
       samples.set(kind, kept);
+    },
+    edge(name, outcome) {
+      const counts = edge.get(name) ?? new Map<string, number>();
+      const key = outcome ?? "none";
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      edge.set(name, counts);
     },
     expected: (name, status) => figures(name).expect.includes(status),
     total() {
@@ -91,6 +100,27 @@ export function createRecorder(): Recorder {
         const statuses = [...route.statuses].map(([status, n]) => `${status || "none"}×${n}`);
         console.log(
           `${name.padEnd(44)} ${String(s.n).padStart(7)} ${share}% ${f(s.p50)} ${f(s.p95)} ${f(s.p99)} ${f(s.max)}     ${statuses.join(" ")}; ${route.errors}`,
+        );
+      }
+      // The edge cache: answers to cacheable requests (anonymous reads, media) that it gave.
+      let cacheable = 0;
+      let served = 0;
+      for (const [name, counts] of edge) {
+        const n = (key: string) => counts.get(key) ?? 0;
+        const asked = n("hit") + n("stale") + n("miss");
+        if (asked === 0) continue;
+        cacheable += asked;
+        served += n("hit") + n("stale");
+        const ratio = ((100 * (n("hit") + n("stale"))) / asked).toFixed(1);
+        console.log(
+          `edge cache ${name.padEnd(40)} hit ${n("hit")} stale ${n("stale")} miss ${n("miss")}: ${ratio} %`,
+        );
+      }
+      if (cacheable > 0) {
+        const ratio = ((100 * served) / cacheable).toFixed(1);
+        const share = ((100 * served) / requests).toFixed(1);
+        console.log(
+          `edge cache overall: ${ratio} % of cacheable answers, ${share} % of all requests`,
         );
       }
     },

@@ -44,11 +44,16 @@ export function mixSender(
       const action = choose(random);
       const { method, path } = action.request(data, random);
       const requestId = `load-${String(++sent).padStart(8, "0")}`;
-      const headers = { cookie, "cf-connecting-ip": session.ip, "x-request-id": requestId };
+      const headers = {
+        ...(action.anonymous ? {} : { cookie }),
+        "cf-connecting-ip": session.ip,
+        "x-request-id": requestId,
+      };
       const started = performance.now();
       try {
         const answer = await fetch(`${worker.url}${path}`, { method, headers });
         const body = await answer.arrayBuffer();
+        recorder.edge(action.route, answer.headers.get("x-edge-cache"));
         recorder.record(action.route, answer.status, performance.now() - started, () => ({
           requestId,
           detail: `${method} ${path}: ${new TextDecoder().decode(body).slice(0, 300)}`,

@@ -32,8 +32,11 @@ export async function lifecycle(name: string): Promise<Lifecycle> {
   return { defer: (stop) => stops.push(stop), stopAll, tmp };
 }
 
-export async function startMigratedInfra(life: Lifecycle): Promise<Infra> {
-  const infra = await startInfra();
+export async function startMigratedInfra(
+  life: Lifecycle,
+  options: { dbRttMs?: number } = {},
+): Promise<Infra> {
+  const infra = await startInfra(options);
   life.defer(infra.stop);
   await migrate(infra.databaseUrl);
   return infra;
