@@ -75,6 +75,12 @@ export async function startNeonBridge(options: {
     }
     res.writeHead(426, { "content-type": "text/plain" }).end("WebSocket upgrade required\n");
   });
+  // Node closes an idle keep-alive connection after 5 s by default, while workerd pools and
+  // reuses its connections: a query sent on a pooled connection just as Node closes it fails in
+  // the Worker with "Network connection lost" (seen in bursts under the load benchmark). As
+  // miniflare does for its own loopback server, idle connections stay open until the client
+  // closes them.
+  server.keepAliveTimeout = 0;
   const wss = new WebSocketServer({ noServer: true });
   server.on("upgrade", (req, socket, head) => {
     if (pathOf(req.url) !== "/v1") {

@@ -71,8 +71,9 @@ const likeRow = (ctx: SocialDeps, artistId: string) =>
 
 /**
  * The write and the state after it go in one batch (one round trip, one transaction). The state
- * is read by the second statement: under READ COMMITTED it sees the caller's own change and every
- * change committed before it, so concurrent follows each see a count that includes themselves.
+ * is read by the batch's second statement: under READ COMMITTED it counts the caller's own change
+ * and every change committed before that statement began; a follow committing at the same instant
+ * shows in the next read. No update is lost either way (the rows are the count).
  */
 async function orNotFound<T>(artistId: string, batch: Promise<T>): Promise<T> {
   try {
