@@ -1,7 +1,5 @@
-import { env as workerEnv } from "cloudflare:workers";
 import { trackKeys } from "@edge-music/contracts";
-import { describe, expect, inject, it } from "vitest";
-import type { Bindings } from "../src/env.ts";
+import { describe, expect, it } from "vitest";
 import type { PrincipalKind } from "../src/security/account-kinds.ts";
 import {
   app,
@@ -17,10 +15,11 @@ import {
   uniqueIp,
   uniqueName,
 } from "./support/auth.ts";
-import { send, testBindings } from "./support/env.ts";
+import { send } from "./support/env.ts";
 import { IMAGE_BYTES, insertAlbum, insertTrack } from "./support/factories.ts";
 import { loadDocument, operationsOf } from "./support/openapi-routes.ts";
-import { filePart, mp3, multipart, textPart } from "./tracks/upload/support.ts";
+import { countingEnv, tripsSoFar } from "./support/round-trips.ts";
+import { bucket, filePart, mp3, multipart, textPart } from "./tracks/upload/support.ts";
 
 /**
  * The database round trips of every operation of the OpenAPI document, counted by a bridge of
@@ -29,17 +28,7 @@ import { filePart, mp3, multipart, textPart } from "./tracks/upload/support.ts";
  * saving updates the table. The session check rides on the first round trip. An operation added
  * to the document without a budget fails the first test.
  */
-const counting = inject("infra").countingBridge;
-if (!counting) throw new Error("the global setup starts no counting bridge");
-const env: Bindings = testBindings({
-  NEON_WS_PROXY: counting.neonWsProxy,
-  NEON_HTTP_ENDPOINT: counting.neonHttpEndpoint,
-});
-
-async function tripsSoFar(): Promise<number> {
-  const answer = await fetch(counting?.roundTripsUrl ?? "");
-  return ((await answer.json()) as { roundTrips: number }).roundTrips;
-}
+const env = countingEnv;
 
 /** One request to measure: prepared (uncounted), then sent through the counting bridge. */
 interface Call {
@@ -89,7 +78,6 @@ interface Budget {
 
 /** A page nobody else asks for, so that an anonymous read misses the edge cache. */
 const freshPage = () => 1000 + Math.floor(Math.random() * 1_000_000);
-const bucket = () => (workerEnv as Bindings).MEDIA as R2Bucket;
 
 async function playlistOf(owner: Registered, isPublic = true): Promise<string> {
   const created = await owner.client.post("/api/v1/playlists", {

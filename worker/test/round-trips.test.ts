@@ -1,25 +1,15 @@
-import { describe, expect, inject, it } from "vitest";
-import type { Bindings } from "../src/env.ts";
+import { describe, expect, it } from "vitest";
 import { app, type Client, registerAccount, uniqueIp } from "./support/auth.ts";
-import { send, testBindings } from "./support/env.ts";
+import { send } from "./support/env.ts";
 import { insertTrack } from "./support/factories.ts";
+import { countingEnv, tripsSoFar } from "./support/round-trips.ts";
 
 /**
  * Round trips between the Worker and Postgres per request, counted by a bridge of this suite's
  * own (one HTTP query is one; a new WebSocket three, then one per answered message). The
  * session check rides on the first round trip, so it costs nothing of its own.
  */
-const counting = inject("infra").countingBridge;
-if (!counting) throw new Error("the global setup starts no counting bridge");
-const env: Bindings = testBindings({
-  NEON_WS_PROXY: counting.neonWsProxy,
-  NEON_HTTP_ENDPOINT: counting.neonHttpEndpoint,
-});
-
-async function tripsSoFar(): Promise<number> {
-  const answer = await fetch(counting?.roundTripsUrl ?? "");
-  return ((await answer.json()) as { roundTrips: number }).roundTrips;
-}
+const env = countingEnv;
 
 /** Sends one request through the counting bridge; answers its status and its round trips. */
 async function measure(
