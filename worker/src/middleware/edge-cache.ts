@@ -1,7 +1,7 @@
 import type { Context, ExecutionContext, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
-import { ACCESS_COOKIE, readCookieValues } from "../security/cookies.ts";
+import { hasAccessCookie } from "../security/cookies.ts";
 
 /**
  * How long the edge (the Workers cache of one data centre) keeps a public answer. The Cache API
@@ -128,8 +128,7 @@ const inFlight = new Set<string>();
 function edgeCache(policy: EdgePolicy | ((c: Context<AppEnv>) => EdgePolicy)) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const rules = typeof policy === "function" ? policy(c) : policy;
-    const signedIn = !readCookieValues(c, ACCESS_COOKIE).every((value) => value === "");
-    if (signedIn && !rules.sameForEveryone) {
+    if (hasAccessCookie(c) && !rules.sameForEveryone) {
       await next();
       if (c.res.status === 200) c.res.headers.set("cache-control", "private, no-cache");
       c.res.headers.append("vary", "Cookie");

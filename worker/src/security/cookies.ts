@@ -61,6 +61,10 @@ export function clearSessionCookies(c: Context, scope: CookieScope) {
 
 export const readCookie = (c: Context, name: string) => getCookie(c, name);
 
+/** Whether the request carries a non-empty access cookie (a caller who means to be signed in). */
+export const hasAccessCookie = (c: Context) =>
+  !readCookieValues(c, ACCESS_COOKIE).every((value) => value === "");
+
 /**
  * Every value the Cookie header holds for `name`, in order. Browsers send one per cookie whose
  * path and domain match, so a sibling subdomain can add its own beside ours ("cookie tossing").

@@ -3,7 +3,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { ForbiddenError, UnauthorizedError } from "../errors/app-error.ts";
 import { ACCOUNT_KINDS } from "./account-kinds.ts";
-import { ACCESS_COOKIE, readCookieValues, readSessionCookie } from "./cookies.ts";
+import { ACCESS_COOKIE, hasAccessCookie, readSessionCookie } from "./cookies.ts";
 import type { Principal, PrincipalKind } from "./principal.ts";
 import { isSessionClaims, verifyToken } from "./tokens.ts";
 
@@ -58,7 +58,7 @@ async function authenticate(c: Context<AppEnv>): Promise<Principal> {
  * one.
  */
 const optionalPrincipal = createMiddleware<AppEnv>(async (c, next) => {
-  if (!readCookieValues(c, ACCESS_COOKIE).every((value) => value === "")) {
+  if (hasAccessCookie(c)) {
     c.set("principal", await authenticate(c));
   }
   await next();
