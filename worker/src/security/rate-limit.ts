@@ -45,7 +45,8 @@ export function judgeHits(limits: Limit[], hits: Hit[], now: Date): void {
  * Counts one attempt against each limit, BEFORE the attempt is judged, and throws 429 (with
  * Retry-After) when one is over: attempts sent in parallel are all counted before any of them
  * is checked, so a burst cannot slip under the limit. One atomic upsert per key, all in one
- * round trip; `also` joins that round trip (the statement the attempt needs next).
+ * round trip; `also` joins that round trip (the statement the attempt needs next), and so do
+ * `before` (statements sent ahead of the counting, committed whatever it decides).
  */
 export async function hitLimits(db: HttpDatabase, limits: Limit[], now: Date): Promise<void>;
 export async function hitLimits<T extends BatchItem<"pg">>(
@@ -53,12 +54,14 @@ export async function hitLimits<T extends BatchItem<"pg">>(
   limits: Limit[],
   now: Date,
   also: T,
+  before?: readonly BatchItem<"pg">[],
 ): Promise<Awaited<T>>;
 export async function hitLimits(
   db: HttpDatabase,
   limits: Limit[],
   now: Date,
   also?: BatchItem<"pg">,
+  before: readonly BatchItem<"pg">[] = [],
 ): Promise<unknown> {
   const hits = limits.map((limit) => hitQuery(db, limit, now));
   // About one hit in 100 also sweeps windows that ended a day ago, so the table stays the size
@@ -67,12 +70,12 @@ export async function hitLimits(
     Math.random() < 0.01
       ? [db.delete(rateLimits).where(lt(rateLimits.windowStartedAt, new Date(now.getTime() - DAY)))]
       : [];
-  const queries = [...hits, ...sweep, ...(also ? [also] : [])] as unknown as [
+  const queries = [...before, ...hits, ...sweep, ...(also ? [also] : [])] as unknown as [
     BatchItem<"pg">,
     ...BatchItem<"pg">[],
   ];
   const results = (await db.batch(queries)) as unknown[];
-  judgeHits(limits, results.slice(0, hits.length) as Hit[], now);
+  judgeHits(limits, results.slice(before.length, before.length + hits.length) as Hit[], now);
   return also ? results.at(-1) : undefined;
 }
 

@@ -138,6 +138,48 @@ describe.each(KINDS)("%s two-factor authentication", (kind) => {
     await expectProblem(await account.client.post(`${path}/2fa/enable`), 409, "CONFLICT");
   });
 
+  it("uses one code once when several requests send it at the same instant", async () => {
+    await earlyInAStep();
+    const account = await registerAccount(kind);
+    const setup = await enable(account, kind);
+    // Two verifies with one code: one turns 2FA on; the other changes nothing.
+    const code = await totp(setup.secret, -1);
+    const verifies = await Promise.all(
+      [0, 1].map(() => account.client.post(`${path}/2fa/verify`, { code })),
+    );
+    const won = verifies.find((r) => r.status === 200);
+    expect(verifies.map((r) => r.status).sort()).toEqual([200, 401]);
+    const { recoveryCodes } = (await won?.json()) as { recoveryCodes: string[] };
+
+    // Four sign-ins with one fresh code: exactly one session.
+    const current = await totp(setup.secret);
+    const clients = [0, 1, 2, 3].map(() => new Client());
+    const logins = await Promise.all(
+      clients.map((client) =>
+        client.post(`${path}/login`, {
+          email: account.email,
+          password: account.password,
+          code: current,
+        }),
+      ),
+    );
+    expect(logins.map((r) => r.status).sort()).toEqual([200, 401, 401, 401]);
+    expect(clients.filter((c) => c.jar.get("access_token")).length).toBe(1);
+
+    // The same for a recovery code, and the recovery codes of the winning verify are the ones.
+    const recovery = recoveryCodes[0] ?? "";
+    const withRecovery = await Promise.all(
+      [0, 1, 2].map(() =>
+        new Client().post(`${path}/login`, {
+          email: account.email,
+          password: account.password,
+          code: recovery,
+        }),
+      ),
+    );
+    expect(withRecovery.map((r) => r.status).sort()).toEqual([200, 401, 401]);
+  });
+
   it("counts codes sent in parallel before judging them: at most 5 wrong ones get an answer", async () => {
     const account = await registerAccount(kind);
     await enable(account, kind);

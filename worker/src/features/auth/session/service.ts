@@ -1,12 +1,13 @@
 import { pgConstraint, pgErrorCode, UNIQUE_VIOLATION } from "@edge-music/db";
 import { eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { ConflictError, NotFoundError, UnauthorizedError } from "../../../errors/app-error.ts";
 import type { SessionTokens } from "../../../security/cookies.ts";
 import { hashPassword, spendVerifyTime, verifyPassword } from "../../../security/password.ts";
 import { AUTH_LIMITS, clearQuery, hitLimits, refundQuery } from "../../../security/rate-limit.ts";
 import { sessionInsert, signSessionTokens } from "../../../security/sessions.ts";
 import type { AuthContext } from "../shared.ts";
-import { checkSecondFactor } from "../two-factor/second-factor.ts";
+import { checkSecondFactor, withSecondFactor } from "../two-factor/second-factor.ts";
 
 export interface UserAccount {
   id: string;
@@ -142,29 +143,40 @@ export async function login(ctx: AuthContext, input: LoginInput): Promise<LoginR
     refundQuery(ctx.db, [ipLimit.key]),
   ] as const;
   if (row.twoFactorEnabled === true) {
-    await ctx.db.batch(forgive);
-    if (!input.code) return { status: "two-factor-required" };
-    const second = await checkSecondFactor(ctx, row.id, input.code, { allowRecoveryCode: true });
-    return { status: "signed-in", ...(await signIn(ctx, row.id, second.forgive)) };
+    if (!input.code) {
+      await ctx.db.batch(forgive);
+      return { status: "two-factor-required" };
+    }
+    // The login counters are given back in the code check's round trip, whatever it decides.
+    const proof = await checkSecondFactor(ctx, row.id, input.code, {
+      allowRecoveryCode: true,
+      secret: "enabled",
+      before: forgive,
+    });
+    return { status: "signed-in", ...(await signIn(ctx, row.id, proof)) };
   }
   return { status: "signed-in", ...(await signIn(ctx, row.id, forgive)) };
 }
 
 /**
- * A new session for a proven account: the counters given back (`forgive`), the session and the
- * account's view in one round trip.
+ * A new session for a proven account in one round trip: `first` (the counters given back, and
+ * the second-factor proof when there is one, which aborts it all if its code was used
+ * meanwhile), the session and the account's view.
  */
 export async function signIn(
   ctx: AuthContext,
   principalId: string,
-  forgive: readonly [ReturnType<typeof clearQuery>, ReturnType<typeof refundQuery>],
+  first: readonly BatchItem<"pg">[],
 ): Promise<{ account: Account; tokens: SessionTokens }> {
   const refreshTokenId = crypto.randomUUID();
-  const [, , [session], view] = await ctx.db.batch([
-    ...forgive,
+  const statements = [
+    ...first,
     sessionInsert(ctx, principalId, refreshTokenId),
     accountView(ctx, principalId),
-  ]);
+  ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]];
+  const results = (await withSecondFactor(() => ctx.db.batch(statements))) as unknown[];
+  const [session] = results.at(-2) as Awaited<ReturnType<typeof sessionInsert>>;
+  const view = results.at(-1) as Awaited<ReturnType<typeof accountView>>;
   if (!session) throw new Error("session insert returned no row");
   const tokens = await signSessionTokens(ctx, principalId, session.id, refreshTokenId);
   return { account: toAccount(ctx, view[0]), tokens };

@@ -103,10 +103,11 @@ export function twoFactorRoutes(kind: AccountKind) {
       const pending = readCookie(c, PENDING_COOKIE);
       if (!pending) throw new UnauthorizedError("No sign-in is waiting for a second factor.");
       const principalId = await readPendingTwoFactor(ctx, pending);
-      const { forgive } = await checkSecondFactor(ctx, principalId, c.req.valid("json").code, {
+      const proof = await checkSecondFactor(ctx, principalId, c.req.valid("json").code, {
         allowRecoveryCode: true,
+        secret: "enabled",
       });
-      const { account, tokens } = await signIn(ctx, principalId, forgive);
+      const { account, tokens } = await signIn(ctx, principalId, proof);
       clearFlowCookie(c, ctx.env, PENDING_COOKIE, kind.authPath);
       setSessionCookies(c, ctx, tokens);
       return c.json(account as z.infer<ReturnType<typeof accountDto>>, 200);

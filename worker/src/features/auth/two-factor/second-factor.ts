@@ -1,5 +1,7 @@
-import { and, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
-import { UnauthorizedError } from "../../../errors/app-error.ts";
+import { pgErrorCode } from "@edge-music/db";
+import { and, eq, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { ConflictError, UnauthorizedError } from "../../../errors/app-error.ts";
 import { decrypt, sha256Hex } from "../../../security/crypto.ts";
 import { AUTH_LIMITS, clearQuery, hitLimits, refundQuery } from "../../../security/rate-limit.ts";
 import { matchTotp } from "../../../security/totp.ts";
@@ -12,87 +14,107 @@ export const secretContext = (ctx: Pick<AuthContext, "account">, principalId: st
 /** Recovery codes are compared case- and separator-insensitively: `abcde-fghij` = `ABCDEFGHIJ`. */
 export const normalizeRecoveryCode = (code: string) => code.toLowerCase().replace(/[^a-z0-9]/g, "");
 
-export interface SecondFactorResult {
-  step: number | null;
-  forgive: readonly [ReturnType<typeof clearQuery>, ReturnType<typeof refundQuery>];
-}
+/** SQLSTATE of `assert_claimed` (migration 0010): another request used the code first. */
+export const ALREADY_USED = "ESUSE";
+
+const WRONG_CODE = "The code is wrong or was already used.";
+
+/**
+ * Statements to send FIRST in the caller's next batch: the one that uses the code up (it aborts
+ * the whole batch when a concurrent request used the same code first) and the ones that give the
+ * attempt counters back. Send that batch through `withSecondFactor`.
+ */
+export type SecondFactorProof = readonly [BatchItem<"pg">, ...BatchItem<"pg">[]];
 
 export interface SecondFactorOptions {
   allowRecoveryCode: boolean;
-  /** Check a secret that is not enabled yet (the verify step of the set-up). */
-  pending?: boolean;
+  /**
+   * Which secret the code must match: an active one (sign-in, turning 2FA off) or one that is
+   * not active yet (the verify step of the set-up).
+   */
+  secret: "enabled" | "pending";
+  /** 409 instead of 401 when there is no secret in that state (the set-up and turning it off). */
+  conflictWhenAbsent?: boolean;
+  /** Statements that join this check's round trip (sent before it). */
+  before?: readonly BatchItem<"pg">[];
 }
 
 /**
- * Accepts a current TOTP code (each at most once: the step is recorded atomically, so two
- * concurrent requests cannot both use one code) or, when allowed, an unused recovery code.
- * Failures count against per-account and per-address limits; a wrong code is a 401.
- * Returns the accepted TOTP step (null for a recovery code) and the statements that give the
- * counters back, which the caller must send first in its next batch.
+ * Checks a current TOTP code (each step at most once) or, when allowed, an unused recovery code,
+ * in one round trip: the attempt is counted against per-account and per-address limits BEFORE it
+ * is judged (parallel guesses cannot outrun the limit) and the secret is read with it. A wrong
+ * code is a 401. A right one is not yet used up: that happens in the caller's next batch, which
+ * starts with the returned proof, so using the code and what it unlocks commit together or not
+ * at all (two requests with one code: one wins, the other's batch aborts and answers 401).
  */
 export async function checkSecondFactor(
   ctx: AuthContext,
   principalId: string,
   code: string,
   options: SecondFactorOptions,
-): Promise<SecondFactorResult> {
+): Promise<SecondFactorProof> {
   const accountLimit = AUTH_LIMITS.codePerAccount(ctx.account.name, principalId);
   const ipLimit = AUTH_LIMITS.codePerIp(ctx.ip);
-  // On success the counters are given back by the caller's next batch (no round trip of its own).
-  const accepted = (step: number | null): SecondFactorResult => ({
-    step,
-    forgive: [clearQuery(ctx.db, [accountLimit.key]), refundQuery(ctx.db, [ipLimit.key])],
-  });
   const { twoFactor, recoveryCodes } = ctx.account.auth;
-  // Counted before the check (parallel guesses cannot outrun the limit), given back on success;
-  // the secret is read in the same round trip (used only if no limit is over).
   const [row] = await hitLimits(
     ctx.db,
     [accountLimit, ipLimit],
     ctx.now,
-    ctx.db
-      .select()
-      .from(twoFactor)
-      .where(
-        and(
-          eq(twoFactor.principalId, principalId),
-          options.pending ? isNull(twoFactor.enabledAt) : isNotNull(twoFactor.enabledAt),
-        ),
-      ),
+    ctx.db.select().from(twoFactor).where(eq(twoFactor.principalId, principalId)),
+    options.before,
   );
-  if (row && /^\d{6}$/.test(code)) {
+  const pending = options.secret === "pending";
+  if (options.conflictWhenAbsent) {
+    if (pending && !row) throw new ConflictError("Start with 2fa/enable to get a secret first.");
+    if (pending && row?.enabledAt) throw new ConflictError("2FA is already enabled.");
+    if (!pending && !row?.enabledAt) throw new ConflictError("2FA is not enabled.");
+  }
+  if (!row || (row.enabledAt === null) !== pending) throw new UnauthorizedError(WRONG_CODE);
+  const forgive = [clearQuery(ctx.db, [accountLimit.key]), refundQuery(ctx.db, [ipLimit.key])];
+  let claim: SQL | undefined;
+  if (/^\d{6}$/.test(code)) {
     const key = await decrypt(
       ctx.env.ENCRYPTION_KEY,
       row.secretCiphertext,
       secretContext(ctx, principalId),
     );
     const step = matchTotp(key, code, ctx.now, row.lastUsedStep);
+    // The step is claimed only if no later one was used in the meantime (and the secret is
+    // still in the state this check saw).
     if (step !== null) {
-      const claimed = await ctx.db
-        .update(twoFactor)
-        .set({ lastUsedStep: step })
-        .where(
-          and(
-            eq(twoFactor.principalId, principalId),
-            or(isNull(twoFactor.lastUsedStep), lt(twoFactor.lastUsedStep, step)),
-          ),
-        )
-        .returning({ step: twoFactor.lastUsedStep });
-      if (claimed.length === 1) return accepted(step);
+      claim = sql`update ${twoFactor} set ${sql.identifier(twoFactor.lastUsedStep.name)} = ${step}
+        where ${and(
+          eq(twoFactor.principalId, principalId),
+          pending ? isNull(twoFactor.enabledAt) : sql`${twoFactor.enabledAt} is not null`,
+          or(isNull(twoFactor.lastUsedStep), lt(twoFactor.lastUsedStep, step)),
+        )} returning 1`;
     }
-  } else if (row && options.allowRecoveryCode) {
-    const used = await ctx.db
-      .update(recoveryCodes)
-      .set({ usedAt: ctx.now })
-      .where(
-        and(
-          eq(recoveryCodes.principalId, principalId),
-          eq(recoveryCodes.codeHash, await sha256Hex(normalizeRecoveryCode(code))),
-          isNull(recoveryCodes.usedAt),
-        ),
-      )
-      .returning({ id: recoveryCodes.id });
-    if (used.length === 1) return accepted(null);
+  } else if (options.allowRecoveryCode) {
+    const codeHash = await sha256Hex(normalizeRecoveryCode(code));
+    // A recovery code that does not exist claims nothing: the batch aborts as for a used one.
+    claim = sql`update ${recoveryCodes} set ${sql.identifier(recoveryCodes.usedAt.name)} = ${ctx.now.toISOString()}::timestamptz
+      where ${and(
+        eq(recoveryCodes.principalId, principalId),
+        eq(recoveryCodes.codeHash, codeHash),
+        isNull(recoveryCodes.usedAt),
+      )} returning 1`;
   }
-  throw new UnauthorizedError("The code is wrong or was already used.");
+  if (!claim) throw new UnauthorizedError(WRONG_CODE);
+  return [
+    ctx.db.execute(sql`with claimed as (${claim}) select assert_claimed(count(*)) from claimed`),
+    ...forgive,
+  ];
+}
+
+/**
+ * Sends the batch that starts with a second-factor proof; a code that a concurrent request used
+ * first answers 401, like a wrong one (nothing of the batch is written).
+ */
+export async function withSecondFactor<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    if (pgErrorCode(error) === ALREADY_USED) throw new UnauthorizedError(WRONG_CODE);
+    throw error;
+  }
 }

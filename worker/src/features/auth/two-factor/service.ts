@@ -1,12 +1,17 @@
 import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { ConflictError } from "../../../errors/app-error.ts";
 import { encrypt, sha256Hex } from "../../../security/crypto.ts";
 import { base32Secret, totpUri } from "../../../security/totp.ts";
-import { accountView, getAccount, toAccount } from "../session/service.ts";
+import { accountView, toAccount } from "../session/service.ts";
 import type { AuthContext } from "../shared.ts";
 import { qrCodePngBase64 } from "./qr-png.ts";
-import { checkSecondFactor, normalizeRecoveryCode, secretContext } from "./second-factor.ts";
+import {
+  checkSecondFactor,
+  normalizeRecoveryCode,
+  secretContext,
+  withSecondFactor,
+} from "./second-factor.ts";
 
 const RECOVERY_CODES = 10;
 
@@ -48,15 +53,10 @@ export async function enableTwoFactor(ctx: AuthContext, principalId: string) {
 /** Step 2: a code from the authenticator turns 2FA on and yields 10 recovery codes, shown once. */
 export async function verifyTwoFactor(ctx: AuthContext, principalId: string, code: string) {
   const { twoFactor, recoveryCodes } = ctx.account.auth;
-  const [secret] = await ctx.db
-    .select({ enabledAt: twoFactor.enabledAt })
-    .from(twoFactor)
-    .where(eq(twoFactor.principalId, principalId));
-  if (!secret) throw new ConflictError("Start with 2fa/enable to get a secret first.");
-  if (secret.enabledAt) throw new ConflictError("2FA is already enabled.");
-  const { forgive } = await checkSecondFactor(ctx, principalId, code, {
+  const proof = await checkSecondFactor(ctx, principalId, code, {
     allowRecoveryCode: false,
-    pending: true,
+    secret: "pending",
+    conflictWhenAbsent: true,
   });
   const codes = Array.from({ length: RECOVERY_CODES }, () => {
     const raw = encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(7))).slice(
@@ -66,39 +66,39 @@ export async function verifyTwoFactor(ctx: AuthContext, principalId: string, cod
     return `${raw.slice(0, 5)}-${raw.slice(5)}`;
   });
   const hashes = await Promise.all(codes.map((c) => sha256Hex(normalizeRecoveryCode(c))));
-  // One batch (one transaction). Once: of two verifies racing, the second finds 2FA already on,
-  // changes nothing, and its codes are neither deleted nor written (the conditions below hold
-  // only in the batch whose update turned 2FA on).
+  // One batch (one transaction), the second round trip. The proof claims the code on the
+  // secret that is still pending, so of two verifies racing only one commits: the other's batch
+  // aborts (401) and its codes are neither deleted nor written.
   const { db } = ctx;
-  const enabledNow = sql`exists (select from ${twoFactor} where ${twoFactor.principalId} = ${principalId} and ${twoFactor.enabledAt} = ${ctx.now.toISOString()}::timestamptz)`;
-  const [, , enabled] = await db.batch([
-    ...forgive,
-    db
-      .update(twoFactor)
-      .set({ enabledAt: ctx.now })
-      .where(and(eq(twoFactor.principalId, principalId), isNull(twoFactor.enabledAt)))
-      .returning({ principalId: twoFactor.principalId }),
-    db.delete(recoveryCodes).where(and(eq(recoveryCodes.principalId, principalId), enabledNow)),
-    db.execute(sql`
-      insert into ${recoveryCodes} (${sql.identifier(recoveryCodes.principalId.name)}, ${sql.identifier(recoveryCodes.codeHash.name)})
-      select ${principalId}::uuid, hash from unnest(${sql.param(hashes)}::text[]) as hash
-      where ${enabledNow}`),
-  ]);
-  if (enabled.length === 0) throw new ConflictError("2FA is already enabled.");
+  await withSecondFactor(() =>
+    db.batch([
+      ...proof,
+      db
+        .update(twoFactor)
+        .set({ enabledAt: ctx.now })
+        .where(and(eq(twoFactor.principalId, principalId), isNull(twoFactor.enabledAt))),
+      db.delete(recoveryCodes).where(eq(recoveryCodes.principalId, principalId)),
+      db.insert(recoveryCodes).values(hashes.map((codeHash) => ({ principalId, codeHash }))),
+    ]),
+  );
   return { twoFactorEnabled: true as const, recoveryCodes: codes };
 }
 
 /** Turning 2FA off needs a current TOTP code (not a recovery code). */
 export async function disableTwoFactor(ctx: AuthContext, principalId: string, code: string) {
-  const account = await getAccount(ctx, principalId);
-  if (!account.twoFactorEnabled) throw new ConflictError("2FA is not enabled.");
-  const { forgive } = await checkSecondFactor(ctx, principalId, code, { allowRecoveryCode: false });
+  const proof = await checkSecondFactor(ctx, principalId, code, {
+    allowRecoveryCode: false,
+    secret: "enabled",
+    conflictWhenAbsent: true,
+  });
   const { twoFactor, recoveryCodes } = ctx.account.auth;
-  // One batch: both or neither.
-  await ctx.db.batch([
-    ...forgive,
-    ctx.db.delete(recoveryCodes).where(eq(recoveryCodes.principalId, principalId)),
-    ctx.db.delete(twoFactor).where(eq(twoFactor.principalId, principalId)),
-  ]);
+  // One batch, the second round trip: the code used, both removed, or nothing.
+  await withSecondFactor(() =>
+    ctx.db.batch([
+      ...proof,
+      ctx.db.delete(recoveryCodes).where(eq(recoveryCodes.principalId, principalId)),
+      ctx.db.delete(twoFactor).where(eq(twoFactor.principalId, principalId)),
+    ]),
+  );
   return { twoFactorEnabled: false as const };
 }
