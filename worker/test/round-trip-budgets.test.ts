@@ -134,9 +134,6 @@ async function oauthCallback(
   return `${callback.pathname}${callback.search}`;
 }
 
-const WS =
-  "an interactive transaction over a WebSocket (ADR 0010): three round trips to connect, then one per statement";
-
 function authBudgets(kind: PrincipalKind): Record<string, Budget> {
   const base = authPath(kind);
   const at = (entry: string) => entry.replace(" ", ` ${base}/`);
@@ -236,8 +233,7 @@ function authBudgets(kind: PrincipalKind): Record<string, Budget> {
       prepare: async () => ({ method: "GET", path: `${base}/oauth/google` }),
     },
     [at("GET oauth/{provider}/callback")]: {
-      trips: 18,
-      why: `${WS}: the account found or made for the identity; not yet a batch`,
+      trips: 1,
       prepare: async () => {
         const client = new Client();
         return { client, method: "GET", path: await oauthCallback(kind, client) };
@@ -554,7 +550,7 @@ describe("database round trips of every operation", () => {
 });
 
 describe("database round trips of the common case of a costly operation", () => {
-  it("a returning OAuth sign-in: the linked account with its 2FA state, then the session", async () => {
+  it("a returning OAuth sign-in: the same one batch (the link found, the session opened)", async () => {
     const identity = { sub: crypto.randomUUID(), email: uniqueEmail() };
     const first = new Client();
     await first.get(await oauthCallback("user", first, identity));
@@ -562,7 +558,7 @@ describe("database round trips of the common case of a costly operation", () => 
     const path = await oauthCallback("user", again, identity);
     expect(await measure({ client: again, method: "GET", path })).toEqual({
       status: 302,
-      trips: 2,
+      trips: 1,
     });
   });
 

@@ -31,6 +31,10 @@ export async function startSession(
   return await signSessionTokens(ctx, principalId, session.id, refreshTokenId);
 }
 
+/** When a session that starts now ends (its refresh token's lifetime). */
+export const sessionExpiry = (ctx: Pick<SessionContext, "now">) =>
+  new Date(ctx.now.getTime() + REFRESH_TTL_SECONDS * 1000);
+
 /** The insert of a new session, as a query (to await, or to send in a batch). */
 export function sessionInsert(ctx: SessionContext, principalId: string, refreshTokenId: string) {
   const { sessions } = ctx.account.auth;
@@ -39,7 +43,7 @@ export function sessionInsert(ctx: SessionContext, principalId: string, refreshT
     .values({
       principalId,
       refreshTokenId,
-      expiresAt: new Date(ctx.now.getTime() + REFRESH_TTL_SECONDS * 1000),
+      expiresAt: sessionExpiry(ctx),
       ip: ctx.ip,
       userAgent: ctx.userAgent?.slice(0, 512),
     })

@@ -163,6 +163,56 @@ describe.each(KINDS)("%s OAuth sign-in", (kind) => {
     );
   });
 
+  it("gives a second identity with a taken name a free username of its own", async () => {
+    const name = `Same Name ${crypto.randomUUID().slice(0, 8)}`;
+    const first = new Client();
+    await signInWith(first, kind, "google", {
+      sub: crypto.randomUUID(),
+      email: uniqueEmail(),
+      name,
+    });
+    const second = new Client();
+    await signInWith(second, kind, "google", {
+      sub: crypto.randomUUID(),
+      email: uniqueEmail(),
+      name,
+    });
+    const [a, b] = [(await me(first, kind)).body, (await me(second, kind)).body];
+    expect(a.username).toBe(name.replaceAll(" ", "."));
+    expect(b.username).toMatch(new RegExp(`^${name.replaceAll(" ", "\\.")}-[A-Za-z0-9]{4}$`));
+    expect(b.id).not.toBe(a.id);
+  });
+
+  it("makes one account when the same identity signs in for the first time twice at once", async () => {
+    const identity: Identity = { sub: crypto.randomUUID(), email: uniqueEmail() };
+    const clients = [new Client(), new Client(), new Client()];
+    await Promise.all(clients.map((client) => signInWith(client, kind, "google", identity)));
+    const ids = await Promise.all(clients.map(async (client) => (await me(client, kind)).body.id));
+    expect(new Set(ids).size).toBe(1);
+    expect(ids[0]).toEqual(expect.any(String));
+  });
+
+  it("takes over an unproven account with a pending (never verified) 2FA secret, dropping it", async () => {
+    const squatter = await registerAccount(kind);
+    await squatter.client.post(`${authPath(kind)}/2fa/enable`);
+    const owner = new Client();
+    const { location } = await signInWith(owner, kind, "google", {
+      sub: crypto.randomUUID(),
+      email: squatter.email,
+    });
+    expect(location.searchParams.get("twoFactor")).toBeNull();
+    expect((await me(owner, kind)).body).toMatchObject({
+      id: squatter.id,
+      twoFactorEnabled: false,
+    });
+    // The squatter's secret is gone: the owner starts 2FA from scratch.
+    await expectProblem(
+      await owner.post(`${authPath(kind)}/2fa/verify`, { code: "123456" }),
+      409,
+      "CONFLICT",
+    );
+  });
+
   it("holds a 2FA account at the second factor, then signs in with a code", async () => {
     await earlyInAStep();
     const account = await registerAccount(kind);

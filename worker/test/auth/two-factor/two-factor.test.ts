@@ -147,9 +147,9 @@ describe.each(KINDS)("%s two-factor authentication", (kind) => {
     const verifies = await Promise.all(
       [0, 1].map(() => account.client.post(`${path}/2fa/verify`, { code })),
     );
-    const won = verifies.find((r) => r.status === 200);
     expect(verifies.map((r) => r.status).sort()).toEqual([200, 401]);
-    const { recoveryCodes } = (await won?.json()) as { recoveryCodes: string[] };
+    const won = verifies.find((r) => r.status === 200) as Response;
+    const { recoveryCodes } = (await won.json()) as { recoveryCodes: string[] };
 
     // Four sign-ins with one fresh code: exactly one session.
     const current = await totp(setup.secret);

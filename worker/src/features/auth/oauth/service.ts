@@ -1,8 +1,9 @@
-import { pgErrorCode, type Transaction, UNIQUE_VIOLATION } from "@edge-music/db";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { UnauthorizedError } from "../../../errors/app-error.ts";
+import type { SessionTokens } from "../../../security/cookies.ts";
 import { randomToken, sha256Base64url, timingSafeEqual } from "../../../security/crypto.ts";
-import { startSession } from "../../../security/sessions.ts";
+import { sessionExpiry, signSessionTokens } from "../../../security/sessions.ts";
 import { signToken, verifyToken } from "../../../security/tokens.ts";
 import { USERNAME } from "../schema.ts";
 import type { AuthContext } from "../shared.ts";
@@ -61,7 +62,7 @@ export interface CallbackInput {
 }
 
 export type CallbackResult =
-  | { status: "signed-in"; tokens: Awaited<ReturnType<typeof startSession>> }
+  | { status: "signed-in"; tokens: SessionTokens }
   | { status: "two-factor-required"; pendingToken: string };
 
 /** Step 2: check the state, trade the code, find or make the account, then sign in. */
@@ -91,8 +92,14 @@ export async function finishOAuth(
     throw new OAuthFlowError("access_denied", `the provider answered ${input.error ?? "no code"}`);
   }
   const profile = await exchangeAndReadProfile(ctx, provider, input.code, saved.verifier);
-  const { principalId, twoFactorEnabled } = await findOrCreateAccount(ctx, provider.name, profile);
-  if (twoFactorEnabled) {
+  const { principalId, session } = await signInIdentity(ctx, provider.name, profile);
+  if (session) {
+    return {
+      status: "signed-in",
+      tokens: await signSessionTokens(ctx, principalId, session.id, session.refreshTokenId),
+    };
+  }
+  {
     const pendingToken = await signToken(
       ctx.env.JWT_SECRET,
       "pending-2fa",
@@ -102,7 +109,6 @@ export async function finishOAuth(
     );
     return { status: "two-factor-required", pendingToken };
   }
-  return { status: "signed-in", tokens: await startSession(ctx, principalId) };
 }
 
 async function exchangeAndReadProfile(
@@ -138,85 +144,118 @@ async function exchangeAndReadProfile(
 /**
  * The account linked to (provider, subject); else the account with the same email when the
  * provider vouches for it (verified), which is then linked — taken over if its address was never
- * proven; else a new account without a password.
+ * proven; else a new account without a password. Then a session, unless the account asks for a
+ * second factor. All of it in one batch (one transaction, one round trip): each statement does
+ * its part only when the case is its own, decided in SQL, so the same batch serves a returning
+ * identity (it only opens the session) and a first sign-in.
  */
-async function findOrCreateAccount(
+async function signInIdentity(
   ctx: AuthContext,
   provider: string,
   profile: OAuthProfile,
-): Promise<{ principalId: string; twoFactorEnabled: boolean }> {
+): Promise<{ principalId: string; session?: { id: string; refreshTokenId: string } }> {
+  // Two first sign-ins that pick the same free username at once: one of them inserts nothing
+  // (and links nothing) and tries again with the next names.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const outcome = await identityBatch(ctx, provider, profile);
+    if (outcome) return outcome;
+  }
+  throw new Error("no account could be made for the identity after 3 attempts");
+}
+
+async function identityBatch(ctx: AuthContext, provider: string, profile: OAuthProfile) {
+  const { db } = ctx;
   const { principals, auth } = ctx.account;
   const links = auth.oauthAccounts;
-  // A returning identity: its account and whether it asks for a second factor, in one query.
-  const [linked] = await ctx.db
-    .select({
-      principalId: links.principalId,
-      twoFactorEnabled: sql<boolean>`${auth.twoFactor.enabledAt} is not null`,
-    })
-    .from(links)
-    .leftJoin(auth.twoFactor, eq(auth.twoFactor.principalId, links.principalId))
-    .where(and(eq(links.provider, provider), eq(links.subject, profile.subject)));
-  if (linked)
-    return { principalId: linked.principalId, twoFactorEnabled: linked.twoFactorEnabled === true };
-
-  const principalId = await ctx.interactiveDb.transaction(async (tx) => {
-    const verifiedEmail = profile.email && profile.emailVerified ? profile.email : null;
-    const [byEmail] = verifiedEmail
-      ? await tx
-          .select({ id: principals.id, emailVerifiedAt: principals.emailVerifiedAt })
-          .from(principals)
-          .where(eq(principals.email, verifiedEmail))
-          .for("update")
-      : [];
-    let principalId = byEmail?.id;
-    if (byEmail && !byEmail.emailVerifiedAt) {
-      const [secondFactor] = await tx
-        .select({ enabledAt: auth.twoFactor.enabledAt })
-        .from(auth.twoFactor)
-        .where(eq(auth.twoFactor.principalId, byEmail.id));
-      // An account with an active second factor stays as it is: the sign-in will ask for that
-      // factor, which only whoever set it up can give, so nobody is trapped in it either.
-      if (!secondFactor?.enabledAt) {
-        // Nobody ever proved this address: whoever registered it may not own it (a trap set for
-        // the real owner). The provider's proof wins: the unproven password, sessions and reset
-        // links go, and the address counts as proven from now on.
-        await tx
-          .update(principals)
-          .set({ passwordHash: null, emailVerifiedAt: ctx.now })
-          .where(eq(principals.id, byEmail.id));
-        await tx.delete(auth.sessions).where(eq(auth.sessions.principalId, byEmail.id));
-        await tx
-          .delete(auth.passwordResetTokens)
-          .where(eq(auth.passwordResetTokens.principalId, byEmail.id));
-        await tx.delete(auth.twoFactor).where(eq(auth.twoFactor.principalId, byEmail.id));
-      }
-    }
-    if (!principalId) {
-      // Without a verified email the account gets an address nobody can receive mail at, so it
-      // can never collide with (or take over) an account that owns the real address.
-      const email = verifiedEmail ?? `${provider}-${profile.subject}@oauth.invalid`.toLowerCase();
-      principalId = await insertWithFreeUsername(
-        tx,
-        ctx,
-        usernameFrom(profile),
-        email,
-        verifiedEmail ? ctx.now : null,
+  const tf = auth.twoFactor;
+  const identity = and(eq(links.provider, provider), eq(links.subject, profile.subject));
+  const unlinked = sql`not exists (select from ${links} where ${identity})`;
+  const verifiedEmail = profile.email && profile.emailVerified ? profile.email : null;
+  // Without a verified email the account gets an address nobody can receive mail at, so it can
+  // never collide with (or take over) an account that owns the real address.
+  const email = verifiedEmail ?? `${provider}-${profile.subject}@oauth.invalid`.toLowerCase();
+  const statements: BatchItem<"pg">[] = [];
+  if (verifiedEmail) {
+    // Nobody ever proved this address: whoever registered it may not own it (a trap set for the
+    // real owner). The provider's proof wins: the unproven password, sessions, reset links and
+    // a pending 2FA secret go, and the address counts as proven from now on. An account with an
+    // active second factor stays as it is: the sign-in will ask for that factor, which only
+    // whoever set it up can give, so nobody is trapped in it either.
+    const unproven = db
+      .select({ id: principals.id })
+      .from(principals)
+      .where(
+        and(
+          eq(principals.email, verifiedEmail),
+          isNull(principals.emailVerifiedAt),
+          sql`not exists (select from ${tf} where ${tf.principalId} = ${principals.id} and ${tf.enabledAt} is not null)`,
+          unlinked,
+        ),
       );
-    }
-    await tx.insert(links).values({
-      principalId,
-      provider,
-      subject: profile.subject,
-      email: profile.email,
-    });
-    return principalId;
-  });
-  // A new or linked account: its second factor, if it kept one, is asked for.
-  const [factor] = await ctx.db
-    .select({ enabledAt: auth.twoFactor.enabledAt })
-    .from(auth.twoFactor)
-    .where(eq(auth.twoFactor.principalId, principalId));
-  return { principalId, twoFactorEnabled: Boolean(factor?.enabledAt) };
+    statements.push(
+      // Locked first: a registration, sign-in or reset of the same address waits for this batch.
+      db
+        .select({ id: principals.id })
+        .from(principals)
+        .where(eq(principals.email, verifiedEmail))
+        .for("update"),
+      db.delete(auth.sessions).where(inArray(auth.sessions.principalId, unproven)),
+      db
+        .delete(auth.passwordResetTokens)
+        .where(inArray(auth.passwordResetTokens.principalId, unproven)),
+      db.delete(tf).where(inArray(tf.principalId, unproven)),
+      db
+        .update(principals)
+        .set({ passwordHash: null, emailVerifiedAt: ctx.now })
+        .where(inArray(principals.id, unproven)),
+    );
+  }
+  const base = usernameFrom(profile);
+  const usernames = [
+    base,
+    ...Array.from({ length: 4 }, () => `${base}-${randomToken(3).replace(/[^A-Za-z0-9]/g, "x")}`),
+  ];
+  const column = (c: { name: string }) => sql.identifier(c.name);
+  const refreshTokenId = crypto.randomUUID();
+  const { sessions } = auth;
+  statements.push(
+    // A new account when nobody holds the address: the first of the names nobody has.
+    db.execute(sql`
+      insert into ${principals} (${column(principals.username)}, ${column(principals.email)}, ${column(principals.emailVerifiedAt)})
+      select name, ${email}, ${verifiedEmail ? ctx.now.toISOString() : null}::timestamptz
+      from unnest(${sql.param(usernames)}::text[]) with ordinality as candidate(name, n)
+      where ${unlinked}
+        and not exists (select from ${principals} where ${principals.email} = ${email})
+        and not exists (select from ${principals} where lower(${principals.username}) = lower(name))
+      order by n limit 1
+      on conflict do nothing`),
+    // The identity linked to the account of that address (found, taken over or just made).
+    db.execute(sql`
+      insert into ${links} (${column(links.principalId)}, ${column(links.provider)}, ${column(links.subject)}, ${column(links.email)})
+      select ${principals.id}, ${provider}, ${profile.subject}, ${profile.email ?? null}
+      from ${principals}
+      where ${principals.email} = ${email} and ${unlinked}
+      on conflict do nothing`),
+    db.select({ principalId: links.principalId }).from(links).where(identity),
+    // The session, only for an account without an active second factor.
+    db.execute(sql`
+      insert into ${sessions} (${column(sessions.principalId)}, ${column(sessions.refreshTokenId)}, ${column(sessions.expiresAt)}, ${column(sessions.ip)}, ${column(sessions.userAgent)})
+      select ${links.principalId}, ${refreshTokenId}, ${sessionExpiry(ctx).toISOString()}::timestamptz, ${ctx.ip}, ${ctx.userAgent?.slice(0, 512) ?? null}
+      from ${links}
+      where ${identity}
+        and not exists (select from ${tf} where ${tf.principalId} = ${links.principalId} and ${tf.enabledAt} is not null)
+      returning ${sessions.id} as id`),
+  );
+  const results = (await db.batch(
+    statements as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]],
+  )) as unknown[];
+  const [linked] = results.at(-2) as Array<{ principalId: string }>;
+  const session = (results.at(-1) as { rows: Array<{ id: string }> }).rows[0];
+  if (!linked) return null;
+  return {
+    principalId: linked.principalId,
+    ...(session ? { session: { id: session.id, refreshTokenId } } : {}),
+  };
 }
 
 /** A username from the profile's name or email: letters, digits, `_.-`, 3–30 characters. */
@@ -229,34 +268,6 @@ export function usernameFrom(profile: OAuthProfile): string {
     .replace(/[^A-Za-z0-9_.-]/g, "")
     .slice(0, 24);
   return USERNAME.test(cleaned) ? cleaned : `listener${cleaned}`.slice(0, 24);
-}
-
-async function insertWithFreeUsername(
-  tx: Transaction,
-  ctx: Pick<AuthContext, "account">,
-  base: string,
-  email: string,
-  emailVerifiedAt: Date | null,
-) {
-  const { principals } = ctx.account;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const username =
-      attempt === 0 ? base : `${base}-${randomToken(3).replace(/[^A-Za-z0-9]/g, "x")}`;
-    // A savepoint: a taken username must not abort the surrounding transaction.
-    try {
-      const row = await tx.transaction(async (sp) => {
-        const [inserted] = await sp
-          .insert(principals)
-          .values({ username, email, emailVerifiedAt })
-          .returning({ id: principals.id });
-        return inserted;
-      });
-      if (row) return row.id;
-    } catch (error) {
-      if (pgErrorCode(error) !== UNIQUE_VIOLATION) throw error;
-    }
-  }
-  throw new Error("no free username after 5 attempts");
 }
 
 /** Completes a sign-in that waits for its second factor (OAuth into a 2FA account). */
