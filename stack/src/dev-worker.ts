@@ -89,7 +89,6 @@ export function stackWorkerVars(
   return {
     // Through the pooler, as the Worker reaches Neon's pooled endpoint in production.
     DATABASE_URL: infra.pooledDatabaseUrl,
-    NEON_WS_PROXY: infra.neonWsProxy,
     // Neon's HTTP query path (`neon()`, drizzle's neon-http) through the same bridge.
     NEON_HTTP_ENDPOINT: infra.neonHttpEndpoint,
     REDIS_URL: infra.redisUrl,

@@ -5,7 +5,6 @@ import { z } from "zod";
 export interface Bindings {
   MEDIA?: R2Bucket;
   DATABASE_URL?: string;
-  NEON_WS_PROXY?: string;
   NEON_HTTP_ENDPOINT?: string;
   REDIS_URL?: string;
   PUBLIC_BASE_URL?: string;
@@ -44,7 +43,6 @@ const url = (protocols: string[]) =>
 
 const baseSchema = z.object({
   DATABASE_URL: url(["postgres:", "postgresql:"]),
-  NEON_WS_PROXY: url(["ws:", "wss:"]).optional(),
   // Local dev bridge's HTTP SQL endpoint (production uses Neon's own, derived from the host).
   NEON_HTTP_ENDPOINT: url(["http:", "https:"]).optional(),
   // redis[s]:// for one server, redis[s]+cluster:// for a Redis Cluster (a seed node); see

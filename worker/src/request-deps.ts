@@ -1,4 +1,4 @@
-import type { Database, HttpDatabase } from "@edge-music/db";
+import type { HttpDatabase } from "@edge-music/db";
 import type { RedisClient } from "./connections/redis.ts";
 import type { Env } from "./env.ts";
 import type { Logger } from "./logger.ts";
@@ -17,12 +17,6 @@ export interface RequestDeps {
    * (one transaction). Nothing to open or close. No interactive transactions.
    */
   readonly db: HttpDatabase;
-  /**
-   * Postgres over a WebSocket (opened on first use, several round trips), only for the
-   * interactive transactions named in ADR 0010: a transaction whose later statements depend on
-   * what its earlier ones read under a lock.
-   */
-  readonly interactiveDb: Database;
   /** Redis, for the job queue (opened on first use). */
   readonly redis: RedisClient;
   /** R2 or S3, as the environment says (made on first use). */

@@ -1,4 +1,4 @@
-import { createDb, createHttpDb, type Database, type HttpDatabase } from "@edge-music/db";
+import { createHttpDb, type HttpDatabase } from "@edge-music/db";
 import type { SQL } from "drizzle-orm";
 import type { Env } from "../env.ts";
 import type { Logger } from "../logger.ts";
@@ -10,8 +10,6 @@ import { createRequestRedis, type RedisClient } from "./redis.ts";
 export interface Connections {
   /** Neon's HTTP query path: made on first use, nothing to close. */
   db(): HttpDatabase;
-  /** A WebSocket pool for interactive transactions: opened on first use. */
-  interactiveDb(): Database;
   redis(): RedisClient;
   storage(): ObjectStorage;
   /** Closes whatever the request opened; pass it to `waitUntil`. */
@@ -26,8 +24,6 @@ export type LeadStatement = () => SQL | undefined;
 
 export function openConnections(env: Env, log: Logger, lead: LeadStatement): Connections {
   let http: HttpDatabase | undefined;
-  let database: ReturnType<typeof createDb> | undefined;
-  let interactive: Database | undefined;
   let redis: RedisClient | undefined;
   let storage: ObjectStorage | undefined;
   return {
@@ -37,14 +33,6 @@ export function openConnections(env: Env, log: Logger, lead: LeadStatement): Con
         lead,
       });
       return http;
-    },
-    interactiveDb() {
-      database ??= createDb(
-        env.DATABASE_URL,
-        env.NEON_WS_PROXY ? { wsProxy: env.NEON_WS_PROXY } : {},
-      );
-      interactive ??= withLeadInTransactions(database.db, lead);
-      return interactive;
     },
     redis() {
       redis ??= createRequestRedis(env.REDIS_URL);
@@ -56,7 +44,6 @@ export function openConnections(env: Env, log: Logger, lead: LeadStatement): Con
     },
     async close() {
       const closing: Promise<unknown>[] = [];
-      if (database) closing.push(database.close());
       if (redis) {
         const connection = redis;
         closing.push(
@@ -72,18 +59,4 @@ export function openConnections(env: Env, log: Logger, lead: LeadStatement): Con
       }
     },
   };
-}
-
-/** The WebSocket database whose transactions run the lead statement first when it is pending. */
-function withLeadInTransactions(db: Database, lead: LeadStatement): Database {
-  const transaction: Database["transaction"] = (run, config) =>
-    db.transaction(async (tx) => {
-      const first = lead();
-      if (first) await tx.execute(first);
-      return await run(tx);
-    }, config);
-  return new Proxy(db, {
-    get: (target, property, receiver) =>
-      property === "transaction" ? transaction : Reflect.get(target, property, receiver),
-  });
 }

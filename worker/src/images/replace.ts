@@ -1,4 +1,3 @@
-import type { Transaction } from "@edge-music/db";
 import { describeError } from "../logger.ts";
 import type { RequestDeps } from "../request-deps.ts";
 import { deleteMedia, type Image, type ImageFolder, storeImage } from "./images.ts";
@@ -14,33 +13,31 @@ export interface Replaced<F extends string, T> {
 
 /**
  * The one way to replace a row's images (track, album and playlist covers, an artist's avatar
- * and background):
- * 1. `write` runs in a transaction: it locks the row (`SELECT … FOR UPDATE`) and checks its
- *    owner, then calls `store()`, which stores the new images under new names (a stranger's
- *    upload never reaches storage, and the row never points at a half-written object); it writes
- *    the returned paths and answers the paths the row had.
- * 2. After the commit, the replaced objects are deleted; if the update failed, the new ones are.
- *    Either deletion is logged, not answered: the row is already right, and an object that no
- *    row points at is unreachable.
+ * and background), without holding a database transaction open across storage I/O:
+ * 1. The caller has checked the owner (a stranger's upload never reaches storage).
+ * 2. The new images are stored under new names (the row never points at a half-written object).
+ * 3. `write` sends one batch that locks the row, reads the paths it holds (the ones replaced),
+ *    and writes the new paths with the other fields only if the caller still owns it.
+ * 4. After the commit the replaced objects are deleted; if the batch failed (the row was deleted
+ *    meanwhile, a dead session, a taken name), the new ones are. Either deletion is logged, not
+ *    answered: the row is already right, and an object that no row points at is unreachable.
+ * Without new images it is just `write({})`: one round trip.
  */
 export async function replaceImages<F extends string, T>(
-  ctx: Pick<RequestDeps, "interactiveDb" | "storage" | "log">,
+  ctx: Pick<RequestDeps, "storage" | "log">,
   images: NewImages<F>,
-  write: (tx: Transaction, store: () => Promise<{ [K in F]?: string }>) => Promise<Replaced<F, T>>,
+  write: (stored: { [K in F]?: string }) => Promise<Replaced<F, T>>,
 ): Promise<T> {
   const stored: { [K in F]?: string } = {};
-  const store = async () => {
-    const entries = Object.entries(images) as Array<[F, { folder: ImageFolder; image: Image }]>;
+  const entries = Object.entries(images) as Array<[F, { folder: ImageFolder; image: Image }]>;
+  let outcome: Replaced<F, T>;
+  try {
     await Promise.all(
       entries.map(async ([field, { folder, image }]) => {
         stored[field] = await storeImage(ctx.storage, folder, image);
       }),
     );
-    return stored;
-  };
-  let outcome: Replaced<F, T>;
-  try {
-    outcome = await ctx.interactiveDb.transaction((tx) => write(tx, store));
+    outcome = await write(stored);
   } catch (error) {
     await discardImages(ctx, Object.values<string | undefined>(stored));
     throw error;

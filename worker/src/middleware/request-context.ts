@@ -58,9 +58,6 @@ function requestDeps(
     get db() {
       return connections.db();
     },
-    get interactiveDb() {
-      return connections.interactiveDb();
-    },
     get redis() {
       return connections.redis();
     },

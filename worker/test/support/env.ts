@@ -16,7 +16,6 @@ export function testBindings(overrides: Partial<Bindings> = {}): Bindings {
     ...(bindings as Bindings),
     // Through the stack's pooler, as the Worker reaches Neon's pooled endpoint (ADR 0008).
     DATABASE_URL: inject("appPooledDatabaseUrl"),
-    NEON_WS_PROXY: infra.neonWsProxy,
     NEON_HTTP_ENDPOINT: infra.neonHttpEndpoint,
     REDIS_URL: infra.redisUrl,
     STORAGE_DRIVER: "r2",

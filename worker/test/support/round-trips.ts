@@ -4,15 +4,14 @@ import { testBindings } from "./env.ts";
 
 /**
  * A bridge of the round-trip suites' own, started by the global setup: it counts the round trips
- * between the Worker and Postgres (one HTTP query or batch is one; a new WebSocket three, then one
- * per answered message). `countingEnv` points a request's bindings at it.
+ * between the Worker and Postgres (one HTTP query or batch is one; the Worker
+ * reaches Postgres no other way). `countingEnv` points a request's bindings at it.
  */
 const counting = inject("infra").countingBridge;
 if (!counting) throw new Error("the global setup starts no counting bridge");
 const { roundTripsUrl } = counting;
 
 export const countingEnv: Bindings = testBindings({
-  NEON_WS_PROXY: counting.neonWsProxy,
   NEON_HTTP_ENDPOINT: counting.neonHttpEndpoint,
 });
 

@@ -139,52 +139,48 @@ export interface AlbumUpdate extends Partial<AlbumInput> {
   cover?: Image | undefined;
 }
 
-/** The row is locked while its owner is checked, so the cover it had is the one replaced. */
+/**
+ * One batch (one round trip) locks the row (so the cover it had is the one replaced), updates it
+ * only when the caller owns it, and reads it back; the answer is decided from what the batch
+ * read. A new cover is stored before that batch, after the owner is checked (a stranger's upload
+ * never reaches storage): two round trips.
+ */
 export async function updateAlbum(
-  ctx: Pick<RequestDeps, "db" | "interactiveDb" | "storage" | "log" | "principal">,
+  ctx: Pick<RequestDeps, "db" | "storage" | "log" | "principal">,
   id: string,
   update: AlbumUpdate,
 ): Promise<AlbumView> {
   const caller = ctx.principal;
+  const { db } = ctx;
   const fields = {
     ...(update.title !== undefined ? { title: update.title } : {}),
     ...(update.releasedAt !== undefined ? { releasedAt: update.releasedAt } : {}),
   };
-  if (!update.cover) {
-    // No image to store: one batch (one round trip) locks the row, updates it only when the
-    // caller owns it, and reads it back; the answer is decided from what the batch read.
-    const { db } = ctx;
-    const [owner, , rows, trackRows] = await db.batch([
-      db.select({ artistId: albums.artistId }).from(albums).where(eq(albums.id, id)).for("update"),
+  const owner = () =>
+    db
+      .select({ artistId: albums.artistId, cover: albums.cover })
+      .from(albums)
+      .where(eq(albums.id, id));
+  const assertOwnAlbum = ([album]: Awaited<ReturnType<typeof owner>>) => {
+    if (!album) throw albumNotFound(id);
+    assertOwner(caller, album.artistId, "album");
+    return album;
+  };
+  if (update.cover) assertOwnAlbum(await owner());
+  const images = update.cover ? { cover: { folder: "covers" as const, image: update.cover } } : {};
+  return await replaceImages(ctx, images, async (stored) => {
+    const [locked, , rows, trackRows] = await db.batch([
+      owner().for("update"),
       db
         .update(albums)
         // `id` (unchanged) keeps the SET list non-empty whatever the caller sent.
-        .set({ ...fields, id })
+        .set({ ...fields, ...stored, id })
         .where(and(eq(albums.id, id), eq(albums.artistId, caller.id))),
       ...albumReads(db, id),
     ]);
-    const [album] = owner;
-    if (!album) throw albumNotFound(id);
-    assertOwner(caller, album.artistId, "album");
-    return toAlbum(id, rows, trackRows);
-  }
-  const images = { cover: { folder: "covers" as const, image: update.cover } };
-  await replaceImages(ctx, images, async (tx, store) => {
-    const [album] = await tx
-      .select({ artistId: albums.artistId, cover: albums.cover })
-      .from(albums)
-      .where(eq(albums.id, id))
-      .for("update");
-    if (!album) throw albumNotFound(id);
-    assertOwner(caller, album.artistId, "album");
-    const { cover } = await store();
-    await tx
-      .update(albums)
-      .set({ ...fields, ...(cover ? { cover } : {}) })
-      .where(and(eq(albums.id, id), eq(albums.artistId, caller.id)));
-    return { previous: { cover: album.cover }, result: undefined };
+    const album = assertOwnAlbum(locked);
+    return { previous: { cover: album.cover }, result: toAlbum(id, rows, trackRows) };
   });
-  return await getAlbum(ctx, id);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { WithAccount } from "../../security/account-kinds.ts";
 /** What the auth services take: the request's dependencies bound to one account kind. */
 export type AuthContext = Pick<
   RequestDeps,
-  "db" | "interactiveDb" | "env" | "log" | "now" | "ip" | "userAgent" | "waitUntil"
+  "db" | "env" | "log" | "now" | "ip" | "userAgent" | "waitUntil"
 > &
   WithAccount;
 

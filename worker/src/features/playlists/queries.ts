@@ -108,17 +108,3 @@ export function toPlaylist(
     _count: { tracks: list.length, likes: row.likes },
   };
 }
-
-/**
- * One playlist with its full track list and counts, or null when it does not exist or `where`
- * (visibility) excludes it.
- */
-export async function loadPlaylist(
-  db: Queryable,
-  id: string,
-  where?: SQL,
-): Promise<PlaylistOut | null> {
-  const [row] = await playlistRow(db, id, where);
-  if (!row) return null;
-  return toPlaylist(row, await playlistTrackRows(db, id));
-}

@@ -4,7 +4,7 @@ import { and, asc, desc, eq, inArray, lte, type SQLWrapper, sql } from "drizzle-
 import type { PgSelect } from "drizzle-orm/pg-core";
 import { NotFoundError } from "../../errors/app-error.ts";
 import { readImage } from "../../images/images.ts";
-import { discardImages, replaceImages } from "../../images/replace.ts";
+import { discardImages, type NewImages, replaceImages } from "../../images/replace.ts";
 import type { RequestDeps } from "../../request-deps.ts";
 import { assertOwner } from "../../security/guard.ts";
 import type { Principal } from "../../security/principal.ts";
@@ -12,7 +12,6 @@ import { offsetOf, type Page } from "../../validation/common.ts";
 import {
   isReady,
   likeCount,
-  loadPlaylist,
   playlistColumns,
   playlistFields,
   playlistRow,
@@ -30,10 +29,7 @@ import {
 } from "./schema.ts";
 
 /** What the playlist services take; each function picks what it uses. */
-export type PlaylistDeps = Pick<
-  RequestDeps,
-  "db" | "interactiveDb" | "storage" | "log" | "principal" | "viewer"
->;
+export type PlaylistDeps = Pick<RequestDeps, "db" | "storage" | "log" | "principal" | "viewer">;
 
 /** POST /playlists: a new, empty playlist of the caller. */
 export async function createPlaylist(
@@ -49,9 +45,10 @@ export async function createPlaylist(
 }
 
 /**
- * PUT /playlists/:id. The cover is replaced through `replaceImages` (the row locked, the new
- * image stored under a new name, the replaced one deleted after the commit): a reader never
- * meets a row whose cover is missing.
+ * PUT /playlists/:id. One batch (one round trip) locks the row, updates it only when the caller
+ * owns it, and reads it back; the answer is decided from what the batch read. A new cover is
+ * checked (owner first: a stranger's upload is never read, let alone stored) and stored before
+ * that batch, which points the row at it (`replaceImages`): two round trips.
  */
 export async function updatePlaylist(
   ctx: PlaylistDeps,
@@ -63,38 +60,27 @@ export async function updatePlaylist(
   const fields = Object.fromEntries(
     Object.entries(patch).filter(([, value]) => value !== undefined),
   ) as PlaylistPatch;
-  if (cover === undefined) {
-    // No image: one batch (one round trip) locks the row, updates it only when the caller owns
-    // it, and reads it back; the answer is decided from what the batch read.
-    const { db } = ctx;
+  let images: NewImages<"cover"> = {};
+  if (cover !== undefined) {
+    await assertOwnPlaylist(ctx.db, principal, id);
+    const image = await readImage(cover, "cover");
+    if (image) images = { cover: { folder: "covers", image } };
+  }
+  const { db } = ctx;
+  return await replaceImages(ctx, images, async (stored) => {
     const [owner, , row, trackRows] = await db.batch([
       ownerRow(db, id, { lock: true }),
       db
         .update(playlists)
-        .set({ ...fields, updatedAt: sql`now()` })
+        .set({ ...fields, ...stored, updatedAt: sql`now()` })
         .where(and(eq(playlists.id, id), eq(playlists.userId, principal.id))),
       playlistRow(db, id),
       playlistTrackRows(db, id),
     ]);
-    assertOwnRow(owner, principal);
+    const own = assertOwnRow(owner, principal);
     const playlist = toPlaylist(row[0], trackRows);
     if (!playlist) throw new NotFoundError("No such playlist.");
-    return playlist;
-  }
-  // Ownership first: a stranger's upload is never read, let alone stored.
-  await assertOwnPlaylist(ctx.db, principal, id);
-  const image = await readImage(cover, "cover");
-  const images = image ? { cover: { folder: "covers" as const, image } } : {};
-  return await replaceImages(ctx, images, async (tx, store) => {
-    const current = await assertOwnPlaylist(tx, principal, id, { lock: true });
-    const { cover: newCover } = await store();
-    await tx
-      .update(playlists)
-      .set({ ...fields, ...(newCover ? { cover: newCover } : {}), updatedAt: sql`now()` })
-      .where(and(eq(playlists.id, id), eq(playlists.userId, principal.id)));
-    const playlist = await loadPlaylist(tx, id);
-    if (!playlist) throw new NotFoundError("No such playlist.");
-    return { previous: { cover: current.cover }, result: playlist };
+    return { previous: { cover: own.cover }, result: playlist };
   });
 }
 

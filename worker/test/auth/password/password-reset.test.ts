@@ -1,4 +1,4 @@
-import { createDb, createHttpDb } from "@edge-music/db";
+import { createHttpDb } from "@edge-music/db";
 import { describe, expect, it, vi } from "vitest";
 import { parseEnv } from "../../../src/env.ts";
 import { ValidationError } from "../../../src/errors/app-error.ts";
@@ -22,10 +22,8 @@ import { expectProblem } from "../../support/problem.ts";
 /** The service with a clock of the test's choosing. */
 async function resetAt(now: Date, kind: PrincipalKind, token: string, password: string) {
   const env = parseEnv(testBindings());
-  const handle = createDb(env.DATABASE_URL, { wsProxy: env.NEON_WS_PROXY ?? "" });
   const ctx: AuthContext = {
     db: createHttpDb(env.DATABASE_URL, { httpEndpoint: env.NEON_HTTP_ENDPOINT ?? "" }),
-    interactiveDb: handle.db,
     env,
     log: createLogger({}, "error"),
     now,
@@ -34,11 +32,7 @@ async function resetAt(now: Date, kind: PrincipalKind, token: string, password: 
     waitUntil: () => {},
     account: ACCOUNT_KINDS[kind],
   };
-  try {
-    return await resetPassword(ctx, token, password);
-  } finally {
-    await handle.close();
-  }
+  return await resetPassword(ctx, token, password);
 }
 
 describe.each(KINDS)("%s password reset", (kind) => {

@@ -10,10 +10,7 @@ import { offsetOf, type Page } from "../../../validation/common.ts";
 import { publicArtistColumns } from "./queries.ts";
 
 /** What the profile services take; each function picks what it uses. */
-type ArtistDeps = Pick<
-  RequestDeps,
-  "db" | "interactiveDb" | "storage" | "log" | "waitUntil" | "principal"
->;
+type ArtistDeps = Pick<RequestDeps, "db" | "storage" | "log" | "waitUntil" | "principal">;
 
 type Row = { createdAt: Date } & Record<string, unknown>;
 const dto = <T extends Row>(row: T) => ({ ...row, createdAt: row.createdAt.toISOString() });
@@ -56,12 +53,14 @@ export interface ArtistUpdate {
 }
 
 /**
- * The caller's own profile (the route checks that `id` is the caller's). New images replace the
- * old ones through `replaceImages`: the row is locked, then the images are stored and the row
- * points at them in one update; the replaced objects are deleted after the commit.
+ * The caller's own profile (the route checks that `id` is the caller's, so no owner check waits
+ * for the database). One statement updates the row and answers it. New images are stored first
+ * and the same round trip points the row at them (`replaceImages`): a batch that locks the row
+ * and reads the paths it replaces. If that batch fails (a taken name, a dead session) the new
+ * objects are deleted at once.
  */
 export async function updateArtist(
-  ctx: Pick<ArtistDeps, "db" | "interactiveDb" | "storage" | "log">,
+  ctx: Pick<ArtistDeps, "db" | "storage" | "log">,
   id: string,
   update: ArtistUpdate,
 ) {
@@ -75,35 +74,25 @@ export async function updateArtist(
     ...(update.username !== undefined ? { username: update.username } : {}),
     ...(update.bio !== undefined ? { bio: update.bio } : {}),
   };
+  const { db } = ctx;
   try {
-    if (!update.avatar && !update.backgroundImage) {
-      // No image: one statement (one round trip) updates the row and answers it.
-      const [row] = await ctx.db
-        .update(artists)
-        // `id` (unchanged) keeps the SET list non-empty whatever the caller sent.
-        .set({ ...fields, id })
-        .where(eq(artists.id, id))
-        .returning(publicArtistColumns);
+    return await replaceImages(ctx, images, async (stored) => {
+      const [before, updated] = await db.batch([
+        db
+          .select({ avatar: artists.avatar, backgroundImage: artists.backgroundImage })
+          .from(artists)
+          .where(eq(artists.id, id))
+          .for("update"),
+        db
+          .update(artists)
+          // `id` (unchanged) keeps the SET list non-empty whatever the caller sent.
+          .set({ ...fields, ...stored, id })
+          .where(eq(artists.id, id))
+          .returning(publicArtistColumns),
+      ]);
+      const [row] = updated;
       if (!row) throw new NotFoundError("No such artist.");
-      return dto(row);
-    }
-    await replaceImages(ctx, images, async (tx, store) => {
-      const [before] = await tx
-        .select({ avatar: artists.avatar, backgroundImage: artists.backgroundImage })
-        .from(artists)
-        .where(eq(artists.id, id))
-        .for("update");
-      if (!before) throw new NotFoundError("No such artist.");
-      const { avatar, backgroundImage } = await store();
-      await tx
-        .update(artists)
-        .set({
-          ...fields,
-          ...(avatar ? { avatar } : {}),
-          ...(backgroundImage ? { backgroundImage } : {}),
-        })
-        .where(eq(artists.id, id));
-      return { previous: before, result: undefined };
+      return { previous: before[0] ?? {}, result: dto(row) };
     });
   } catch (error) {
     if (pgErrorCode(error) === UNIQUE_VIOLATION) {
@@ -111,7 +100,6 @@ export async function updateArtist(
     }
     throw error;
   }
-  return await getArtist(ctx, { id });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { trackKeys } from "@edge-music/contracts";
-import { albums, type Transaction, tracks } from "@edge-music/db";
+import { albums, tracks } from "@edge-music/db";
 import { and, eq, sql } from "drizzle-orm";
 import { NotFoundError } from "../../../errors/app-error.ts";
 import type { Image } from "../../../images/images.ts";
@@ -20,10 +20,7 @@ import {
 import type { OwnTrackView, TrackView } from "./schema.ts";
 
 /** What the track services take; each function picks what it uses. */
-type CatalogueDeps = Pick<
-  RequestDeps,
-  "db" | "interactiveDb" | "storage" | "log" | "principal" | "viewer"
->;
+type CatalogueDeps = Pick<RequestDeps, "db" | "storage" | "log" | "principal" | "viewer">;
 
 const trackNotFound = (id: string) => new NotFoundError(`No track with id ${id}.`);
 
@@ -58,90 +55,60 @@ export interface TrackUpdate {
 }
 
 /**
- * The row is locked while the owner and the album are checked, so the cover it had is the one
- * replaced; the album is locked FOR SHARE, so it cannot be deleted before the update commits.
+ * One batch (one round trip): the track is locked (so the cover it had is the one replaced) and
+ * the album locked FOR SHARE (it cannot be deleted before the update commits) and read; the
+ * update applies only when the caller owns both; the track is read back. The answer is decided
+ * from what the batch read, and nothing was written otherwise. A new cover is stored before that
+ * batch, after the owner is checked (a stranger's upload never reaches storage): two round trips.
  */
 export async function updateTrack(
-  ctx: Pick<CatalogueDeps, "db" | "interactiveDb" | "storage" | "log" | "principal">,
+  ctx: Pick<CatalogueDeps, "db" | "storage" | "log" | "principal">,
   id: string,
   update: TrackUpdate,
 ): Promise<OwnTrackView> {
-  const caller = ctx.principal;
+  const { db, principal: caller } = ctx;
   const fields = {
     ...(update.title !== undefined ? { title: update.title } : {}),
     ...(update.albumId !== undefined ? { albumId: update.albumId } : {}),
   };
-  if (!update.cover) return await updateTrackFields(ctx, id, fields);
-  const images = { cover: { folder: "covers" as const, image: update.cover } };
-  await replaceImages(ctx, images, async (tx, store) => {
-    const [track] = await tx
+  const owner = () =>
+    db
       .select({ artistId: tracks.artistId, cover: tracks.cover })
       .from(tracks)
-      .where(eq(tracks.id, id))
-      .for("update");
+      .where(eq(tracks.id, id));
+  const assertOwnTrack = ([track]: Awaited<ReturnType<typeof owner>>) => {
     if (!track) throw trackNotFound(id);
     assertOwner(caller, track.artistId, "track");
-    if (update.albumId) await lockOwnAlbum(tx, caller.id, update.albumId);
-    const { cover } = await store();
-    await tx
-      .update(tracks)
-      .set({ ...fields, ...(cover ? { cover } : {}) })
-      .where(and(eq(tracks.id, id), eq(tracks.artistId, caller.id)));
-    return { previous: { cover: track.cover }, result: undefined };
-  });
-  const row = await findTrack(ctx.db, id);
-  if (!row) throw trackNotFound(id);
-  return toOwnTrackDto(row);
-}
-
-/**
- * An update without an image, as one batch (one round trip): the track is locked and the album
- * locked FOR SHARE (it cannot be deleted before the update commits) and read; the update applies
- * only when the caller owns both; the track is read back. The answer is decided from what the
- * batch read, and nothing was written otherwise.
- */
-async function updateTrackFields(
-  ctx: Pick<CatalogueDeps, "db" | "principal">,
-  id: string,
-  fields: { title?: string; albumId?: string | null },
-): Promise<OwnTrackView> {
-  const { db, principal: caller } = ctx;
+    return track;
+  };
+  if (update.cover) assertOwnTrack(await owner());
+  const images = update.cover ? { cover: { folder: "covers" as const, image: update.cover } } : {};
   const albumId = fields.albumId ?? null;
   const ownAlbum = albumId
     ? sql`exists (select from ${albums} where ${albums.id} = ${albumId} and ${albums.artistId} = ${caller.id})`
     : sql`true`;
-  const [owner, album, , rows] = await db.batch([
-    db.select({ artistId: tracks.artistId }).from(tracks).where(eq(tracks.id, id)).for("update"),
-    db
-      .select({ id: albums.id })
-      .from(albums)
-      .where(albumId ? and(eq(albums.id, albumId), eq(albums.artistId, caller.id)) : sql`false`)
-      .for("share"),
-    db
-      .update(tracks)
-      // `id` (unchanged) keeps the SET list non-empty whatever the caller sent.
-      .set({ ...fields, id })
-      .where(and(eq(tracks.id, id), eq(tracks.artistId, caller.id), ownAlbum)),
-    findTrackQuery(db, id),
-  ]);
-  const [track] = owner;
-  if (!track) throw trackNotFound(id);
-  assertOwner(caller, track.artistId, "track");
-  if (albumId && album.length === 0)
-    throw new NotFoundError(`No album of yours with id ${albumId}.`);
-  const [row] = rows;
-  if (!row) throw trackNotFound(id);
-  return toOwnTrackDto(row);
-}
-
-/** Another artist's album answers like a missing one: whose albums exist is not the point. */
-async function lockOwnAlbum(tx: Transaction, artistId: string, albumId: string): Promise<void> {
-  const [album] = await tx
-    .select({ id: albums.id })
-    .from(albums)
-    .where(and(eq(albums.id, albumId), eq(albums.artistId, artistId)))
-    .for("share");
-  if (!album) throw new NotFoundError(`No album of yours with id ${albumId}.`);
+  return await replaceImages(ctx, images, async (stored) => {
+    const [locked, album, , rows] = await db.batch([
+      owner().for("update"),
+      db
+        .select({ id: albums.id })
+        .from(albums)
+        .where(albumId ? and(eq(albums.id, albumId), eq(albums.artistId, caller.id)) : sql`false`)
+        .for("share"),
+      db
+        .update(tracks)
+        // `id` (unchanged) keeps the SET list non-empty whatever the caller sent.
+        .set({ ...fields, ...stored, id })
+        .where(and(eq(tracks.id, id), eq(tracks.artistId, caller.id), ownAlbum)),
+      findTrackQuery(db, id),
+    ]);
+    const track = assertOwnTrack(locked);
+    if (albumId && album.length === 0)
+      throw new NotFoundError(`No album of yours with id ${albumId}.`);
+    const [row] = rows;
+    if (!row) throw trackNotFound(id);
+    return { previous: { cover: track.cover }, result: toOwnTrackDto(row) };
+  });
 }
 
 /**
