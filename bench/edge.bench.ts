@@ -2,10 +2,12 @@
 // dev) on the local stack, with every exchange between the Worker and Postgres delayed by
 // DEV_DB_RTT_MS (the Neon bridge's latency knob; default here 50 ms, the Europe ↔ us-east round
 // trip). Per route: p50/p95 at concurrency 1 and 8 over BENCH_N requests (default 40) each, and
-// how many answers came from the edge cache (anonymous public reads after the first).
+// how many answers came from the edge cache (anonymous public reads after the first); the CPU
+// time of workerd (its processes, from /proc) and of the Worker isolate alone (V8's profiler).
 // Run it at 0 and 50 (`DEV_DB_RTT_MS=0 ./run bench edge`) to see what the distance costs.
 import { migrate } from "@edge-music/db/migrate";
-import { startInfra, startStackWorker } from "@edge-music/stack";
+import { freePort, startInfra, startStackWorker } from "@edge-music/stack";
+import { connectIsolateCpu } from "./support/isolate-cpu.ts";
 import { childProcesses, cpuNs } from "./support/proc-cpu.ts";
 import { lifecycle, loadLine, registerUser, signIn } from "./support/seed-stack.ts";
 import { summarize } from "./support/stats.ts";
@@ -18,7 +20,8 @@ try {
   const infra = await startInfra({ dbRttMs: RTT });
   life.defer(infra.stop);
   await migrate(infra.databaseUrl);
-  const worker = await startStackWorker(infra, { tmp: life.tmp });
+  const inspectorPort = await freePort();
+  const worker = await startStackWorker(infra, { tmp: life.tmp, inspectorPort });
   life.defer(worker.stop);
   console.log(`db rtt ${RTT} ms · ${loadLine("at start")}`);
 
@@ -41,6 +44,10 @@ try {
   // Listed once the Worker has answered (wrangler starts its workerd processes as it goes).
   const workerd = await childProcesses(worker.pid, "workerd");
   console.log(`workerd processes measured: ${workerd.length}`);
+  // The isolate's own share, from V8's sampling profiler, in a pass of its own after the timed
+  // ones (profiling slows the code it watches).
+  const isolate = await connectIsolateCpu(inspectorPort);
+  life.defer(isolate.close);
 
   // A fresh refresh token per call: each rotation spends the one it presents.
   const refreshTokens: string[] = [];
@@ -141,6 +148,22 @@ try {
         `${route.label.padEnd(42)} c=${concurrency} n=${s.n} p50=${s.p50.toFixed(1)} p95=${s.p95.toFixed(1)} ms edge hits=${hits}/${s.n}${cpuText}${errors ? ` errors=${errors}` : ""}`,
       );
     }
+    if (route.label.includes("refresh")) {
+      refreshTokens.length = 0;
+      for (let i = 0; i < N; i++) refreshTokens.push(await loginForRefresh());
+    }
+    const js: number[] = [];
+    const withProgram: number[] = [];
+    for (let i = 0; i < N; i++) {
+      const split = await isolate.measure(async () => (await route.run()).arrayBuffer());
+      js.push(split.js);
+      withProgram.push(split.js + split.program);
+    }
+    const j = summarize(js);
+    const w = summarize(withProgram);
+    console.log(
+      `${route.label.padEnd(42)} isolate cpu (profiler, n=${j.n}): js+gc p50=${j.p50.toFixed(2)} p99=${j.p99.toFixed(2)} ms · with (program) p50=${w.p50.toFixed(2)} p99=${w.p99.toFixed(2)} ms`,
+    );
   }
 } finally {
   await life.stopAll();

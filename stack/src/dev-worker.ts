@@ -26,6 +26,8 @@ export interface DevWorkerOptions {
   /** Variables and secrets; given, wrangler ignores the repository's .dev.vars. */
   envFile?: string;
   port?: number;
+  /** Opens workerd's DevTools inspector on this port (benchmarks profile the isolate's CPU). */
+  inspectorPort?: number;
   /** The Worker's own log lines (console output, errors); dropped by default. */
   log?: (line: string) => void;
 }
@@ -127,7 +129,7 @@ export async function writeEnvFile(
  */
 export async function startStackWorker(
   infra: InfraInfo,
-  options: { tmp: string; log?: (line: string) => void },
+  options: { tmp: string; log?: (line: string) => void; inspectorPort?: number },
 ): Promise<DevWorker> {
   const port = await freePort();
   const envFile = join(options.tmp, "worker.env");
@@ -138,5 +140,6 @@ export async function startStackWorker(
     envFile,
     persistTo: join(options.tmp, "worker-state"),
     ...(options.log ? { log: options.log } : {}),
+    ...(options.inspectorPort ? { inspectorPort: options.inspectorPort } : {}),
   });
 }
