@@ -1,7 +1,7 @@
 // The child process of startDevWorker (dev-worker.ts): starts one Worker with wrangler's
 // `unstable_startWorker`, what `wrangler dev` runs, and prints `ready <origin>`. Local only, no
-// inspector unless asked (benchmarks profile CPU), no file watching: an edit elsewhere in the repository must not rebuild and reload
-// the Worker in the middle of a measurement or a test. A process of its own because wrangler ends
+// inspector unless asked (benchmarks profile CPU), no file watching: an edit elsewhere in the
+// repository must not rebuild and reload the Worker in the middle of a measurement or a test. A process of its own because wrangler ends
 // the process it runs in on SIGINT/SIGTERM (after stopping workerd), which would cut short the
 // caller's own clean-up. workerd runs as children of this process.
 import { createRequire } from "node:module";
