@@ -1,5 +1,5 @@
 import { type HttpDatabase, rateLimits } from "@edge-music/db";
-import { inArray, lt, sql } from "drizzle-orm";
+import { inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { RateLimitedError } from "../errors/app-error.ts";
 
@@ -8,6 +8,11 @@ export interface Limit {
   key: string;
   max: number;
   windowSeconds: number;
+  /**
+   * The key computed by the statement itself, when the request does not know it yet (the code
+   * limit of an account found by its email in the same round trip); `key` then names it for logs.
+   */
+  keySql?: SQL;
 }
 
 /** The upsert that counts one hit against `limit` (a window that has run out starts again). */
@@ -15,7 +20,7 @@ export function hitQuery(db: HttpDatabase, limit: Limit, now: Date) {
   const windowStart = new Date(now.getTime() - limit.windowSeconds * 1000);
   return db
     .insert(rateLimits)
-    .values({ key: limit.key, windowStartedAt: now, hits: 1 })
+    .values({ key: limit.keySql ?? limit.key, windowStartedAt: now, hits: 1 })
     .onConflictDoUpdate({
       target: rateLimits.key,
       set: {
@@ -45,8 +50,7 @@ export function judgeHits(limits: Limit[], hits: Hit[], now: Date): void {
  * Counts one attempt against each limit, BEFORE the attempt is judged, and throws 429 (with
  * Retry-After) when one is over: attempts sent in parallel are all counted before any of them
  * is checked, so a burst cannot slip under the limit. One atomic upsert per key, all in one
- * round trip; `also` joins that round trip (the statement the attempt needs next), and so do
- * `before` (statements sent ahead of the counting, committed whatever it decides).
+ * round trip; `also` joins that round trip (the statement the attempt needs next).
  */
 export async function hitLimits(db: HttpDatabase, limits: Limit[], now: Date): Promise<void>;
 export async function hitLimits<T extends BatchItem<"pg">>(
@@ -54,14 +58,12 @@ export async function hitLimits<T extends BatchItem<"pg">>(
   limits: Limit[],
   now: Date,
   also: T,
-  before?: readonly BatchItem<"pg">[],
 ): Promise<Awaited<T>>;
 export async function hitLimits(
   db: HttpDatabase,
   limits: Limit[],
   now: Date,
   also?: BatchItem<"pg">,
-  before: readonly BatchItem<"pg">[] = [],
 ): Promise<unknown> {
   const hits = limits.map((limit) => hitQuery(db, limit, now));
   // About one hit in 100 also sweeps windows that ended a day ago, so the table stays the size
@@ -70,12 +72,12 @@ export async function hitLimits(
     Math.random() < 0.01
       ? [db.delete(rateLimits).where(lt(rateLimits.windowStartedAt, new Date(now.getTime() - DAY)))]
       : [];
-  const queries = [...before, ...hits, ...sweep, ...(also ? [also] : [])] as unknown as [
+  const queries = [...hits, ...sweep, ...(also ? [also] : [])] as unknown as [
     BatchItem<"pg">,
     ...BatchItem<"pg">[],
   ];
   const results = (await db.batch(queries)) as unknown[];
-  judgeHits(limits, results.slice(before.length, before.length + hits.length) as Hit[], now);
+  judgeHits(limits, results.slice(0, hits.length) as Hit[], now);
   return also ? results.at(-1) : undefined;
 }
 

@@ -180,6 +180,21 @@ describe.each(KINDS)("%s two-factor authentication", (kind) => {
     expect(withRecovery.map((r) => r.status).sort()).toEqual([200, 401, 401]);
   });
 
+  it("counts a sign-in's code only once the password is right, and never answers 429 for a wrong password", async () => {
+    const account = await registerAccount(kind);
+    const setup = await enable(account, kind);
+    await account.client.post(`${path}/2fa/verify`, { code: await totp(setup.secret) });
+    const attempt = (password: string) =>
+      new Client().post(`${path}/login`, { email: account.email, password, code: "000000" });
+    // Without the password, codes are no attempts: they use up nothing of the owner's five.
+    for (let i = 0; i < 4; i++) await expectProblem(await attempt("wrong"), 401, "UNAUTHORIZED");
+    for (let i = 0; i < 5; i++)
+      await expectProblem(await attempt(account.password), 401, "UNAUTHORIZED");
+    await expectProblem(await attempt(account.password), 429, "RATE_LIMITED");
+    // The code limit is over; a wrong password still answers 401, which tells nothing.
+    await expectProblem(await attempt("wrong"), 401, "UNAUTHORIZED");
+  });
+
   it("counts codes sent in parallel before judging them: at most 5 wrong ones get an answer", async () => {
     const account = await registerAccount(kind);
     await enable(account, kind);

@@ -4,10 +4,22 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { ConflictError, NotFoundError, UnauthorizedError } from "../../../errors/app-error.ts";
 import type { SessionTokens } from "../../../security/cookies.ts";
 import { hashPassword, spendVerifyTime, verifyPassword } from "../../../security/password.ts";
-import { AUTH_LIMITS, clearQuery, hitLimits, refundQuery } from "../../../security/rate-limit.ts";
+import {
+  AUTH_LIMITS,
+  clearQuery,
+  hitLimits,
+  hitQuery,
+  judgeHits,
+  type Limit,
+  refundQuery,
+} from "../../../security/rate-limit.ts";
 import { sessionInsert, signSessionTokens } from "../../../security/sessions.ts";
 import type { AuthContext } from "../shared.ts";
-import { checkSecondFactor, withSecondFactor } from "../two-factor/second-factor.ts";
+import {
+  proveSecondFactor,
+  type SecondFactorProof,
+  withSecondFactor,
+} from "../two-factor/second-factor.ts";
 
 export interface UserAccount {
   id: string;
@@ -112,51 +124,96 @@ export interface LoginInput {
 /**
  * Password first, then (for 2FA accounts) the code. The same 401 for an unknown email, an account
  * without a password (OAuth only) and a wrong password, in the same time: no account enumeration.
+ * Two round trips whatever the account: the attempt counted with the account (and its 2FA secret)
+ * read; after the password hash, the counters given back, the code used up and the session
+ * opened in one batch.
  */
 export async function login(ctx: AuthContext, input: LoginInput): Promise<LoginResult> {
-  const accountLimit = AUTH_LIMITS.loginPerAccount(ctx.account.name, input.email);
-  const ipLimit = AUTH_LIMITS.loginPerIp(ctx.ip);
+  const { db } = ctx;
   const { principals, auth } = ctx.account;
+  const loginLimits = [
+    AUTH_LIMITS.loginPerAccount(ctx.account.name, input.email),
+    AUTH_LIMITS.loginPerIp(ctx.ip),
+  ];
+  // A code counts against the code limits of the account, found by its email in the same
+  // statement (an unknown email counts against a key of its own, given back below like any
+  // attempt whose password is wrong).
+  const accountCodeKey = sql`coalesce(${`2fa:${ctx.account.name}:account:`} || (select ${principals.id}::text from ${principals} where ${principals.email} = ${input.email}), ${`login-code:${ctx.account.name}:${input.email}`})`;
+  const codeLimits = input.code
+    ? [
+        { ...AUTH_LIMITS.codePerAccount(ctx.account.name, "?"), keySql: accountCodeKey },
+        AUTH_LIMITS.codePerIp(ctx.ip),
+      ]
+    : [];
   // Counted before the check, so parallel guesses cannot outrun the limit; given back on success.
-  // The account is read in the same round trip (it is used only if no limit is over).
-  const [row] = await hitLimits(
-    ctx.db,
-    [accountLimit, ipLimit],
-    ctx.now,
-    ctx.db
-      .select({
-        id: principals.id,
-        passwordHash: principals.passwordHash,
-        twoFactorEnabled: sql<boolean>`${auth.twoFactor.enabledAt} is not null`,
-      })
-      .from(principals)
-      .leftJoin(auth.twoFactor, eq(auth.twoFactor.principalId, principals.id))
-      .where(eq(principals.email, input.email)),
+  // The account and its secret are read in the same round trip.
+  const [hits, account] = splitLast(
+    (await db.batch([
+      ...[...loginLimits, ...codeLimits].map((limit) => hitQuery(db, limit, ctx.now)),
+      db
+        .select({
+          id: principals.id,
+          passwordHash: principals.passwordHash,
+          secretCiphertext: auth.twoFactor.secretCiphertext,
+          lastUsedStep: auth.twoFactor.lastUsedStep,
+          enabledAt: auth.twoFactor.enabledAt,
+        })
+        .from(principals)
+        .leftJoin(auth.twoFactor, eq(auth.twoFactor.principalId, principals.id))
+        .where(eq(principals.email, input.email)),
+    ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]])) as unknown[],
   );
+  judgeHits(loginLimits, hits.slice(0, 2) as Parameters<typeof judgeHits>[1], ctx.now);
+  const [row] = account as Array<{
+    id: string;
+    passwordHash: string | null;
+    secretCiphertext: string | null;
+    lastUsedStep: number | null;
+    enabledAt: Date | null;
+  }>;
   const valid = row?.passwordHash
     ? await verifyPassword(row.passwordHash, input.password)
     : await spendVerifyTime(input.password);
-  if (!row || !valid) throw new UnauthorizedError("The email or the password is wrong.");
+  // Whoever does not know the password has not tried a code: its count is given back (and its
+  // limit never judged, so a 429 never tells that the account exists).
+  const codeKeys = row
+    ? [`2fa:${ctx.account.name}:account:${row.id}`, AUTH_LIMITS.codePerIp(ctx.ip).key]
+    : [`login-code:${ctx.account.name}:${input.email}`, AUTH_LIMITS.codePerIp(ctx.ip).key];
+  const giveCodeBack = input.code ? [refundQuery(db, codeKeys)] : [];
+  if (!row || !valid) {
+    if (input.code) await db.batch([refundQuery(db, codeKeys)]);
+    throw new UnauthorizedError("The email or the password is wrong.");
+  }
   // The password was right: not a failed sign-in, whatever the second factor says.
-  const forgive = [
-    clearQuery(ctx.db, [accountLimit.key]),
-    refundQuery(ctx.db, [ipLimit.key]),
-  ] as const;
-  if (row.twoFactorEnabled === true) {
+  const [accountLimit, ipLimit] = loginLimits as [Limit, Limit];
+  const forgive = [clearQuery(db, [accountLimit.key]), refundQuery(db, [ipLimit.key])] as const;
+  if (row.enabledAt && row.secretCiphertext) {
     if (!input.code) {
-      await ctx.db.batch(forgive);
+      await db.batch(forgive);
       return { status: "two-factor-required" };
     }
-    // The login counters are given back in the code check's round trip, whatever it decides.
-    const proof = await checkSecondFactor(ctx, row.id, input.code, {
-      allowRecoveryCode: true,
-      secret: "enabled",
-      before: forgive,
-    });
-    return { status: "signed-in", ...(await signIn(ctx, row.id, proof)) };
+    let proof: SecondFactorProof;
+    try {
+      judgeHits(codeLimits, hits.slice(2) as Parameters<typeof judgeHits>[1], ctx.now);
+      proof = await proveSecondFactor(
+        ctx,
+        row.id,
+        { ...row, secretCiphertext: row.secretCiphertext },
+        input.code,
+        { allowRecoveryCode: true, secret: "enabled" },
+      );
+    } catch (error) {
+      // A wrong or limited code: the password's counters are still given back.
+      await db.batch(forgive);
+      throw error;
+    }
+    return { status: "signed-in", ...(await signIn(ctx, row.id, [...forgive, ...proof])) };
   }
-  return { status: "signed-in", ...(await signIn(ctx, row.id, forgive)) };
+  // No second factor to check: a code sent anyway was no attempt.
+  return { status: "signed-in", ...(await signIn(ctx, row.id, [...forgive, ...giveCodeBack])) };
 }
+
+const splitLast = <T>(items: T[]): [T[], T] => [items.slice(0, -1), items.at(-1) as T];
 
 /**
  * A new session for a proven account in one round trip: `first` (the counters given back, and

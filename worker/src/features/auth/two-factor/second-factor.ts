@@ -3,7 +3,13 @@ import { and, eq, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { ConflictError, UnauthorizedError } from "../../../errors/app-error.ts";
 import { decrypt, sha256Hex } from "../../../security/crypto.ts";
-import { AUTH_LIMITS, clearQuery, hitLimits, refundQuery } from "../../../security/rate-limit.ts";
+import {
+  AUTH_LIMITS,
+  clearQuery,
+  hitLimits,
+  type Limit,
+  refundQuery,
+} from "../../../security/rate-limit.ts";
 import { matchTotp } from "../../../security/totp.ts";
 import type { AuthContext } from "../shared.ts";
 
@@ -35,8 +41,6 @@ export interface SecondFactorOptions {
   secret: "enabled" | "pending";
   /** 409 instead of 401 when there is no secret in that state (the set-up and turning it off). */
   conflictWhenAbsent?: boolean;
-  /** Statements that join this check's round trip (sent before it). */
-  before?: readonly BatchItem<"pg">[];
 }
 
 /**
@@ -53,15 +57,14 @@ export async function checkSecondFactor(
   code: string,
   options: SecondFactorOptions,
 ): Promise<SecondFactorProof> {
-  const accountLimit = AUTH_LIMITS.codePerAccount(ctx.account.name, principalId);
-  const ipLimit = AUTH_LIMITS.codePerIp(ctx.ip);
-  const { twoFactor, recoveryCodes } = ctx.account.auth;
   const [row] = await hitLimits(
     ctx.db,
-    [accountLimit, ipLimit],
+    secondFactorLimits(ctx, principalId),
     ctx.now,
-    ctx.db.select().from(twoFactor).where(eq(twoFactor.principalId, principalId)),
-    options.before,
+    ctx.db
+      .select()
+      .from(ctx.account.auth.twoFactor)
+      .where(eq(ctx.account.auth.twoFactor.principalId, principalId)),
   );
   const pending = options.secret === "pending";
   if (options.conflictWhenAbsent) {
@@ -69,7 +72,37 @@ export async function checkSecondFactor(
     if (pending && row?.enabledAt) throw new ConflictError("2FA is already enabled.");
     if (!pending && !row?.enabledAt) throw new ConflictError("2FA is not enabled.");
   }
+  return await proveSecondFactor(ctx, principalId, row, code, options);
+}
+
+/** The attempt limits of second-factor codes: per account, per client address. */
+export const secondFactorLimits = (ctx: AuthContext, principalId: string) => [
+  AUTH_LIMITS.codePerAccount(ctx.account.name, principalId),
+  AUTH_LIMITS.codePerIp(ctx.ip),
+];
+
+/** What a code is checked against: the account's 2FA row, as read with the attempt's count. */
+export interface SecretRow {
+  secretCiphertext: string;
+  lastUsedStep: number | null;
+  enabledAt: Date | null;
+}
+
+/**
+ * The code checked against a secret already read (after its attempt was counted and judged):
+ * 401 when wrong; else the proof to send first in the caller's next batch.
+ */
+export async function proveSecondFactor(
+  ctx: AuthContext,
+  principalId: string,
+  row: SecretRow | undefined,
+  code: string,
+  options: Pick<SecondFactorOptions, "allowRecoveryCode" | "secret">,
+): Promise<SecondFactorProof> {
+  const pending = options.secret === "pending";
   if (!row || (row.enabledAt === null) !== pending) throw new UnauthorizedError(WRONG_CODE);
+  const { twoFactor, recoveryCodes } = ctx.account.auth;
+  const [accountLimit, ipLimit] = secondFactorLimits(ctx, principalId) as [Limit, Limit];
   const forgive = [clearQuery(ctx.db, [accountLimit.key]), refundQuery(ctx.db, [ipLimit.key])];
   let claim: SQL | undefined;
   if (/^\d{6}$/.test(code)) {
