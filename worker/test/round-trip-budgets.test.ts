@@ -172,6 +172,31 @@ function authBudgets(kind: PrincipalKind): Record<string, Budget> {
       trips: 1,
       prepare: async () => ({ client: await signedIn(), method: "GET", path: `${base}/me` }),
     },
+    [at("GET sessions")]: {
+      trips: 1,
+      prepare: async () => ({ client: await signedIn(), method: "GET", path: `${base}/sessions` }),
+    },
+    [at("DELETE sessions")]: {
+      trips: 1,
+      prepare: async () => ({
+        client: await signedIn(),
+        method: "DELETE",
+        path: `${base}/sessions`,
+      }),
+    },
+    [at("DELETE sessions/{id}")]: {
+      trips: 1,
+      prepare: async () => {
+        const account = await registerAccount(kind);
+        const other = new Client();
+        await other.post(`${base}/login`, { email: account.email, password: account.password });
+        const listed = await other.get(`${base}/sessions`);
+        const sessions = (await listed.json()) as Array<{ id: string; current: boolean }>;
+        // The other client's session, ended by the first.
+        const target = sessions.find((session) => session.current)?.id ?? "";
+        return { client: account.client, method: "DELETE", path: `${base}/sessions/${target}` };
+      },
+    },
     [at("POST 2fa/enable")]: {
       trips: 1,
       prepare: async () => ({

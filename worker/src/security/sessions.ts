@@ -66,9 +66,17 @@ export async function signSessionTokens(
 }
 
 /**
+ * Two refreshes with one token within this many seconds of its rotation (two tabs of one
+ * browser waking at the same moment) both succeed: the second gets the pair the first made.
+ */
+export const REFRESH_GRACE_SECONDS = 10;
+
+/**
  * Rotation: the presented refresh token must carry the rotation id the session holds now; it is
- * replaced, so the token just used stops working. A token that was already rotated away means
- * two parties hold the same session (theft or replay): the whole session is revoked (ASVS 10.4.5).
+ * replaced, so the token just used stops working. The token the last rotation replaced, presented
+ * again within REFRESH_GRACE_SECONDS of it, gets the current pair (no new rotation). Any other
+ * token that was already rotated away means two parties hold the same session (theft or replay):
+ * the whole session is revoked (ASVS 10.4.5).
  */
 export async function rotateSession(
   ctx: Pick<SessionContext, "env" | "now" | "account"> & Pick<RequestDeps, "db">,
@@ -85,38 +93,52 @@ export async function rotateSession(
   }
   const { sessions } = ctx.account.auth;
   const next = crypto.randomUUID();
+  const graceStart = new Date(ctx.now.getTime() - REFRESH_GRACE_SECONDS * 1000);
   // One statement, so one round trip: the row is locked (a concurrent rotation with the same
-  // token waits, then reads the rotated row and counts as reuse), then either rotated or, for a
-  // token that was already rotated away, deleted.
+  // token waits, then reads the rotated row and takes the grace or counts as reuse), then rotated,
+  // or answered with the current pair within the grace, or, for any other token, deleted.
   const result = (await ctx.db.execute(sql`
     with s as (
-      select ${sessions.id} as id, ${sessions.refreshTokenId} as token, ${sessions.expiresAt} as expires_at
+      select ${sessions.id} as id, ${sessions.refreshTokenId} as token,
+        ${sessions.previousRefreshTokenId} as previous, ${sessions.refreshedAt} as refreshed_at,
+        ${sessions.expiresAt} as expires_at
       from ${sessions}
       where ${sessions.id} = ${claims.sid} and ${sessions.principalId} = ${claims.sub}
       for update
     ), rotated as (
       update ${sessions}
       set ${sql.identifier(sessions.refreshTokenId.name)} = ${next},
+        ${sql.identifier(sessions.previousRefreshTokenId.name)} = s.token,
         ${sql.identifier(sessions.refreshedAt.name)} = ${ctx.now}
       from s
       where ${sessions.id} = s.id and s.expires_at > ${ctx.now} and s.token = ${claims.jti}
       returning 1
+    ), grace as (
+      select s.token from s
+      where s.expires_at > ${ctx.now} and s.token <> ${claims.jti}
+        and s.previous = ${claims.jti} and s.refreshed_at > ${graceStart}
     ), revoked as (
       delete from ${sessions} using s
       where ${sessions.id} = s.id and s.expires_at > ${ctx.now} and s.token <> ${claims.jti}
+        and not exists (select from grace)
       returning 1
     )
     select case
       when exists (select from rotated) then 'rotated'
+      when exists (select from grace) then 'grace'
       when exists (select from revoked) then 'reused'
       else 'gone'
-    end as outcome`)) as unknown as { rows: Array<{ outcome: "rotated" | "reused" | "gone" }> };
-  const outcome = result.rows[0]?.outcome ?? "gone";
+    end as outcome, (select token from grace) as current`)) as unknown as {
+    rows: Array<{ outcome: "rotated" | "grace" | "reused" | "gone"; current: string | null }>;
+  };
+  const row = result.rows[0];
+  const outcome = row?.outcome ?? "gone";
   if (outcome === "gone") throw new UnauthorizedError("The session has ended. Sign in again.");
   if (outcome === "reused") {
     throw new UnauthorizedError("This refresh token was already used; the session is revoked.");
   }
-  return await signSessionTokens(ctx, claims.sub, claims.sid, next);
+  const tokenId = outcome === "grace" ? (row?.current ?? "") : next;
+  return await signSessionTokens(ctx, claims.sub, claims.sid, tokenId);
 }
 
 export async function endSession(ctx: Pick<SessionContext, "db" | "account">, sessionId: string) {

@@ -14,6 +14,10 @@ export function sessionsTable<K extends PrincipalKind>(kind: K, principal: Princ
       // Only this refresh token is valid; rotation replaces it. Presenting any other token of
       // this session means it was stolen or replayed, and the whole session is revoked.
       refreshTokenId: uuid("refresh_token_id").notNull(),
+      // The token the last rotation replaced: presented again within a few seconds of that
+      // rotation (a second tab refreshing at the same moment), it gets the current pair instead
+      // of revoking the session.
+      previousRefreshTokenId: uuid("previous_refresh_token_id"),
       refreshedAt: timestamptz("refreshed_at"),
       expiresAt: timestamptz("expires_at").notNull().default(sql`now() + interval '30 days'`),
       createdAt: createdAt(),

@@ -124,3 +124,13 @@ export const RecoveryCodesDto = z
   .openapi("TwoFactorEnabled");
 
 export const RefreshDto = z.object({ accessTokenExpiresAt: z.iso.datetime() }).openapi("Refreshed");
+
+export const SessionDto = z
+  .object({
+    id: z.uuid(),
+    createdAt: z.iso.datetime(),
+    lastUsedAt: z.iso.datetime(),
+    device: z.string().describe('Coarse, from the user agent: "Firefox on Linux, desktop".'),
+    current: z.boolean().describe("The session of this request."),
+  })
+  .openapi("Session");

@@ -1,4 +1,7 @@
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { ACCOUNT_KINDS, type PrincipalKind } from "../../../src/security/account-kinds.ts";
+import { REFRESH_GRACE_SECONDS } from "../../../src/security/sessions.ts";
 import {
   authPath,
   Client,
@@ -8,7 +11,19 @@ import {
   uniqueEmail,
   uniqueName,
 } from "../../support/auth.ts";
+import { withDb } from "../../support/factories.ts";
 import { expectProblem } from "../../support/problem.ts";
+
+/** Moves the last rotation of the account's sessions `seconds` into the past. */
+async function ageRotation(kind: PrincipalKind, principalId: string, seconds: number) {
+  const { sessions } = ACCOUNT_KINDS[kind].auth;
+  await withDb((db) =>
+    db
+      .update(sessions)
+      .set({ refreshedAt: sql`now() - make_interval(secs => ${seconds})` })
+      .where(eq(sessions.principalId, principalId)),
+  );
+}
 
 describe.each(KINDS)("%s sessions", (kind) => {
   const path = authPath(kind);
@@ -31,13 +46,50 @@ describe.each(KINDS)("%s sessions", (kind) => {
     expect(secondRefresh).not.toBe(firstRefresh);
     expect((await client.get(`${path}/me`)).status).toBe(200);
 
-    // A second client replays the first, already rotated refresh token: reuse → session revoked.
+    // Past the grace of a rotation, a second client replays the first, already rotated refresh
+    // token: reuse → session revoked.
+    await ageRotation(kind, id, REFRESH_GRACE_SECONDS + 1);
     const thief = new Client();
     thief.jar.set("refresh_token", firstRefresh ?? "", path);
     await expectProblem(await thief.post(`${path}/refresh`), 401, "UNAUTHORIZED");
     // The legitimate holder is signed out too: the session no longer exists.
     await expectProblem(await client.get(`${path}/me`), 401, "UNAUTHORIZED");
     await expectProblem(await client.post(`${path}/refresh`), 401, "UNAUTHORIZED");
+  });
+
+  it("two tabs refreshing with one token at the same moment both stay signed in; a replay after the grace revokes", async () => {
+    const { client, id } = await registerAccount(kind);
+    const token = client.jar.get("refresh_token") ?? "";
+    const tabs = [new Client(), new Client()];
+    for (const tab of tabs) tab.jar.set("refresh_token", token, path);
+    const answers = await Promise.all(tabs.map((tab) => tab.post(`${path}/refresh`)));
+    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    for (const tab of tabs) expect((await tab.get(`${path}/me`)).status).toBe(200);
+    // Both hold the current pair: either can refresh next, once.
+    const [first, second] = tabs as [Client, Client];
+    expect(first.jar.get("refresh_token")).not.toBe(token);
+    expect((await first.post(`${path}/refresh`)).status).toBe(200);
+    // The grace belongs to the last rotation only: the token before it is plain reuse.
+    const stale = new Client();
+    stale.jar.set("refresh_token", token, path);
+    await expectProblem(await stale.post(`${path}/refresh`), 401, "UNAUTHORIZED");
+    await expectProblem(await second.get(`${path}/me`), 401, "UNAUTHORIZED");
+    expect(id).toEqual(expect.any(String));
+  });
+
+  it("a token the last rotation replaced, presented after the grace, revokes the session", async () => {
+    const { client, id } = await registerAccount(kind);
+    const token = client.jar.get("refresh_token") ?? "";
+    expect((await client.post(`${path}/refresh`)).status).toBe(200);
+    const late = new Client();
+    late.jar.set("refresh_token", token, path);
+    await ageRotation(kind, id, REFRESH_GRACE_SECONDS - 3);
+    expect((await late.post(`${path}/refresh`)).status).toBe(200);
+    await ageRotation(kind, id, REFRESH_GRACE_SECONDS + 1);
+    const later = new Client();
+    later.jar.set("refresh_token", token, path);
+    await expectProblem(await later.post(`${path}/refresh`), 401, "UNAUTHORIZED");
+    await expectProblem(await client.get(`${path}/me`), 401, "UNAUTHORIZED");
   });
 
   it("logout ends the session at once and clears both cookies", async () => {

@@ -12,7 +12,7 @@ import {
   setSessionCookies,
 } from "../../../security/cookies.ts";
 import { signedIn } from "../../../security/guard.ts";
-import { endSession, rotateSession } from "../../../security/sessions.ts";
+import { endSession, REFRESH_GRACE_SECONDS, rotateSession } from "../../../security/sessions.ts";
 import { ACCESS_TTL_SECONDS, isSessionClaims, verifyToken } from "../../../security/tokens.ts";
 import {
   accountDto,
@@ -66,8 +66,7 @@ export function sessionRoutes(kind: AccountKind) {
     path: "/refresh",
     tags,
     summary: "Rotate the session's tokens",
-    description:
-      "Reads the `refresh_token` cookie and sets both cookies anew. The refresh token used stops working; presenting a refresh token that was already used revokes the whole session (401), since only a copy could still hold it.",
+    description: `Reads the \`refresh_token\` cookie and sets both cookies anew. The refresh token used stops working. Two tabs that refresh with the same token at the same moment both succeed: the token the last rotation replaced, presented again within ${REFRESH_GRACE_SECONDS} seconds of that rotation, gets the current pair (no new rotation). Any other refresh token that was already used revokes the whole session (401), since only a copy could still hold it.`,
     responses: {
       200: json(RefreshDto, "New cookies are set."),
       ...problemResponses(401, 403),
