@@ -2,6 +2,7 @@ import { type HttpDatabase, rateLimits } from "@edge-music/db";
 import { inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { RateLimitedError } from "../errors/app-error.ts";
+import { clientNetwork } from "./client-network.ts";
 
 /** At most `max` hits per fixed window of `windowSeconds` for `key`. */
 export interface Limit {
@@ -94,26 +95,45 @@ export const refundQuery = (db: HttpDatabase, keys: string[]) =>
 export const clearQuery = (db: HttpDatabase, keys: string[]) =>
   db.delete(rateLimits).where(inArray(rateLimits.key, keys));
 
-/** The abuse limits of the auth flows (per account and per client address). */
+/**
+ * The abuse limits of the auth flows (per account and per client network: an IPv4 address, an
+ * IPv6 /64; see client-network.ts).
+ */
 export const AUTH_LIMITS = {
   loginPerAccount: (kind: string, email: string): Limit => ({
     key: `login:${kind}:account:${email}`,
     max: 10,
     windowSeconds: 15 * 60,
   }),
-  loginPerIp: (ip: string): Limit => ({ key: `login:ip:${ip}`, max: 50, windowSeconds: 15 * 60 }),
+  loginPerIp: (ip: string): Limit => ({
+    key: `login:ip:${clientNetwork(ip)}`,
+    max: 50,
+    windowSeconds: 15 * 60,
+  }),
   codePerAccount: (kind: string, id: string): Limit => ({
     key: `2fa:${kind}:account:${id}`,
     max: 5,
     windowSeconds: 15 * 60,
   }),
-  codePerIp: (ip: string): Limit => ({ key: `2fa:ip:${ip}`, max: 30, windowSeconds: 15 * 60 }),
+  codePerIp: (ip: string): Limit => ({
+    key: `2fa:ip:${clientNetwork(ip)}`,
+    max: 30,
+    windowSeconds: 15 * 60,
+  }),
   resetPerAccount: (kind: string, email: string): Limit => ({
     key: `reset:${kind}:account:${email}`,
     max: 3,
     windowSeconds: 60 * 60,
   }),
-  resetPerIp: (ip: string): Limit => ({ key: `reset:ip:${ip}`, max: 20, windowSeconds: 60 * 60 }),
+  resetPerIp: (ip: string): Limit => ({
+    key: `reset:ip:${clientNetwork(ip)}`,
+    max: 20,
+    windowSeconds: 60 * 60,
+  }),
   /** Registrations and reset attempts hash a password (≈ 35 ms, 19 MiB): bounded per address. */
-  hashingPerIp: (ip: string): Limit => ({ key: `hash:ip:${ip}`, max: 30, windowSeconds: 60 * 60 }),
+  hashingPerIp: (ip: string): Limit => ({
+    key: `hash:ip:${clientNetwork(ip)}`,
+    max: 30,
+    windowSeconds: 60 * 60,
+  }),
 };

@@ -15,7 +15,7 @@ export function passwordRoutes(kind: AccountKind) {
     tags,
     summary: "Ask for a password reset link",
     description:
-      "Answers 202 with the same body whether or not an account has this email. When it has, a single-use token valid for 1 hour is mailed (or, without mail configured, written to the service log). Limited to 3 requests per email and 20 per address per hour (then 429).",
+      "Answers 202 with the same body whether or not an account has this email. When it has, a single-use token valid for 1 hour is mailed (or, without mail configured, written to the service log). Limited to 3 requests per email and 20 per client network (an IPv4 address, an IPv6 /64) per hour (then 429).",
     request: jsonBody(ForgotBody),
     responses: { 202: json(MessageDto, "Accepted."), ...problemResponses(400, 403, 429) },
   });

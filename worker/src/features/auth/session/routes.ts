@@ -53,7 +53,7 @@ export function sessionRoutes(kind: AccountKind) {
     path: "/login",
     tags,
     summary: "Sign in",
-    description: `${COOKIES} For an account with 2FA, the first answer is \`{requiresTwoFactor: true}\` without cookies; send the same body again with \`code\`. Failed sign-ins are limited per account (10 per 15 min) and per address (50 per 15 min): then 429 with Retry-After.`,
+    description: `${COOKIES} For an account with 2FA, the first answer is \`{requiresTwoFactor: true}\` without cookies; send the same body again with \`code\`. Failed sign-ins are limited per account (10 per 15 min) and per client network (50 per 15 min; an IPv4 address, an IPv6 /64): then 429 with Retry-After.`,
     request: jsonBody(LoginBody),
     responses: {
       200: json(LoginAnswer, "Signed in, or the second factor is needed."),

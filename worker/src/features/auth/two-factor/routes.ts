@@ -20,7 +20,7 @@ import { checkSecondFactor } from "./second-factor.ts";
 import { disableTwoFactor, enableTwoFactor, verifyTwoFactor } from "./service.ts";
 
 const CODE_LIMITS =
-  "Wrong codes answer 401 and are limited (5 per account and 30 per address in 15 minutes; then 429).";
+  "Wrong codes answer 401 and are limited (5 per account and 30 per client network, an IPv4 address or an IPv6 /64, in 15 minutes; then 429).";
 
 export function twoFactorRoutes(kind: AccountKind) {
   const tags = [kind.tag];

@@ -75,7 +75,7 @@ export async function checkSecondFactor(
   return await proveSecondFactor(ctx, principalId, row, code, options);
 }
 
-/** The attempt limits of second-factor codes: per account, per client address. */
+/** The attempt limits of second-factor codes: per account, per client network. */
 export const secondFactorLimits = (ctx: AuthContext, principalId: string) => [
   AUTH_LIMITS.codePerAccount(ctx.account.name, principalId),
   AUTH_LIMITS.codePerIp(ctx.ip),
