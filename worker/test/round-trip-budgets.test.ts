@@ -264,6 +264,19 @@ function authBudgets(kind: PrincipalKind): Record<string, Budget> {
         return { client, method: "GET", path: await oauthCallback(kind, client) };
       },
     },
+    [at("POST password/change")]: {
+      trips: 2,
+      why: "the login limits counted with the account's password hash read; then (after both hashes) the counters given back, the password set and the other sessions ended in one batch",
+      prepare: async () => {
+        const account = await registerAccount(kind);
+        return {
+          client: account.client,
+          method: "POST",
+          path: `${base}/password/change`,
+          json: { currentPassword: account.password, newPassword: strongPassword() },
+        };
+      },
+    },
     [at("POST password/forgot")]: {
       trips: 2,
       why: "the rate limits first, so that a limited caller writes nothing; then the token, only for an existing account, in one statement",

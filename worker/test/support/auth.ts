@@ -158,9 +158,14 @@ export async function earlyInAStep(): Promise<void> {
   if (into > 20_000) await new Promise((r) => setTimeout(r, 30_000 - into + 100));
 }
 
+/** The messages the mail stand-in received for `email`, oldest first. */
+export async function mailedTo(email: string): Promise<Array<{ subject: string; text: string }>> {
+  const url = `${inject("infra").standIns.url}/mail/messages?to=${encodeURIComponent(email)}`;
+  return await standIn<Array<{ subject: string; text: string }>>(url);
+}
+
 /** The reset token of the newest message the mail stand-in received for `email`. */
 export async function mailedToken(email: string): Promise<string | undefined> {
-  const url = `${inject("infra").standIns.url}/mail/messages?to=${encodeURIComponent(email)}`;
-  const messages = await standIn<Array<{ text: string }>>(url);
+  const messages = await mailedTo(email);
   return /Reset token: (\S+)/.exec(messages.at(-1)?.text ?? "")?.[1];
 }

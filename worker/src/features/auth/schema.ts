@@ -63,6 +63,13 @@ export const SecondFactorBody = z
   .openapi("SecondFactorRequest");
 
 export const ForgotBody = z.object({ email: Email }).openapi("PasswordForgotRequest");
+export const ChangePasswordBody = z
+  .object({
+    // Checked against the stored hash only: no strength rules on the way in.
+    currentPassword: z.string().min(1).max(128),
+    newPassword: NewPassword,
+  })
+  .openapi("PasswordChangeRequest");
 export const ResetBody = z
   .object({ token: z.string().trim().min(16).max(256), password: NewPassword })
   .openapi("PasswordResetRequest");

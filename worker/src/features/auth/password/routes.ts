@@ -3,8 +3,9 @@ import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { json, jsonBody, newRouter } from "../../../openapi/router.ts";
 import type { AccountKind } from "../../../security/account-kinds.ts";
 import { bindAccount } from "../../../security/account-kinds.ts";
-import { ForgotBody, MessageDto, ResetBody } from "../schema.ts";
-import { forgotPassword, resetPassword } from "./service.ts";
+import { signedIn } from "../../../security/guard.ts";
+import { ChangePasswordBody, ForgotBody, MessageDto, ResetBody } from "../schema.ts";
+import { changePassword, forgotPassword, resetPassword } from "./service.ts";
 
 export function passwordRoutes(kind: AccountKind) {
   const tags = [kind.tag];
@@ -31,6 +32,21 @@ export function passwordRoutes(kind: AccountKind) {
     responses: { 200: json(MessageDto, "Changed."), ...problemResponses(400, 403) },
   });
 
+  const change = createRoute({
+    method: "post",
+    path: "/password/change",
+    tags,
+    ...signedIn(kind.name),
+    summary: "Change the password",
+    description:
+      "Needs the current password. A wrong one counts as a failed sign-in (the login limits: 10 per account and 50 per client network in 15 minutes, then 429) and answers 400 with `errors[0].code` = `wrong_password`. The new password follows the registration rules and must differ from the current one (`same_password`). On success every other session of the account ends (the caller's stays) and a notice is mailed to the account's address. 409 for an account that signs in only through an identity provider (it has no password; `password/forgot` sets one).",
+    request: jsonBody(ChangePasswordBody),
+    responses: {
+      200: json(MessageDto, "Changed."),
+      ...problemResponses(400, 401, 403, 409, 429),
+    },
+  });
+
   return newRouter()
     .openapi(forgot, async (c) => {
       return c.json(
@@ -41,5 +57,9 @@ export function passwordRoutes(kind: AccountKind) {
     .openapi(reset, async (c) => {
       const { token, password } = c.req.valid("json");
       return c.json(await resetPassword(bindAccount(c.var.deps, kind), token, password), 200);
+    })
+    .openapi(change, async (c) => {
+      const ctx = bindAccount(c.var.deps, kind);
+      return c.json(await changePassword(ctx, c.var.deps.principal, c.req.valid("json")), 200);
     });
 }

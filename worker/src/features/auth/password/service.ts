@@ -1,9 +1,17 @@
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import { sendMail } from "../../../connections/mail.ts";
-import { ValidationError } from "../../../errors/app-error.ts";
+import { ConflictError, ValidationError } from "../../../errors/app-error.ts";
 import { randomToken, sha256Hex } from "../../../security/crypto.ts";
-import { hashPassword } from "../../../security/password.ts";
-import { AUTH_LIMITS, hitLimits } from "../../../security/rate-limit.ts";
+import { hashPassword, verifyPassword } from "../../../security/password.ts";
+import type { Principal } from "../../../security/principal.ts";
+import {
+  AUTH_LIMITS,
+  clearQuery,
+  hitLimits,
+  hitQuery,
+  judgeHits,
+  refundQuery,
+} from "../../../security/rate-limit.ts";
 import type { AuthContext } from "../shared.ts";
 
 export const RESET_TOKEN_TTL_SECONDS = 60 * 60;
@@ -114,4 +122,91 @@ export async function resetPassword(ctx: AuthContext, token: string, password: s
   const done = result.rows.length === 1;
   if (!done) throw invalid();
   return { message: "The password was changed. Sign in with the new one." };
+}
+
+export const PASSWORD_CHANGED = {
+  message: "The password was changed. Every other session of the account has ended.",
+};
+
+/**
+ * The signed-in owner changes the password, proving the current one. A wrong current password is
+ * a failed sign-in: it counts against the same limits as a login (per account and per client
+ * network) and answers 400 (`errors[0].code` = `wrong_password`; not 401, which would tell a
+ * client its session ended). On success, in the second round trip: the counters given back, the
+ * password set (only if it is still the one just checked), every other session ended; a notice
+ * goes to the account's address.
+ */
+export async function changePassword(
+  ctx: AuthContext,
+  principal: Principal,
+  input: { currentPassword: string; newPassword: string },
+) {
+  const { db } = ctx;
+  const { principals, auth } = ctx.account;
+  // The login limit of the account is keyed by its email, read in the same statement.
+  const accountKey = sql`${`login:${ctx.account.name}:account:`} || coalesce((select ${principals.email} from ${principals} where ${principals.id} = ${principal.id}), ${principal.id})`;
+  const limits = [
+    { ...AUTH_LIMITS.loginPerAccount(ctx.account.name, "?"), keySql: accountKey },
+    AUTH_LIMITS.loginPerIp(ctx.ip),
+  ];
+  const [accountHit, ipHit, rows] = await db.batch([
+    hitQuery(db, limits[0] as (typeof limits)[0], ctx.now),
+    hitQuery(db, limits[1] as (typeof limits)[1], ctx.now),
+    db
+      .select({ email: principals.email, passwordHash: principals.passwordHash })
+      .from(principals)
+      .where(eq(principals.id, principal.id)),
+  ]);
+  judgeHits(limits, [accountHit, ipHit], ctx.now);
+  const [row] = rows;
+  if (!row) throw new ConflictError("The account no longer exists.");
+  if (!row.passwordHash) {
+    throw new ConflictError(
+      "This account signs in through an identity provider and has no password; set one with a reset link (password/forgot).",
+    );
+  }
+  if (!(await verifyPassword(row.passwordHash, input.currentPassword))) {
+    throw new ValidationError([
+      {
+        path: "json.currentPassword",
+        message: "is not the current password",
+        code: "wrong_password",
+      },
+    ]);
+  }
+  if (input.newPassword === input.currentPassword) {
+    throw new ValidationError([
+      {
+        path: "json.newPassword",
+        message: "must differ from the current password",
+        code: "same_password",
+      },
+    ]);
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  const { sessions } = auth;
+  const [, , changed] = await db.batch([
+    clearQuery(db, [AUTH_LIMITS.loginPerAccount(ctx.account.name, row.email).key]),
+    refundQuery(db, [AUTH_LIMITS.loginPerIp(ctx.ip).key]),
+    // Only over the password just checked: of two changes at once, the second changes nothing.
+    db
+      .update(principals)
+      .set({ passwordHash, updatedAt: ctx.now })
+      .where(and(eq(principals.id, principal.id), eq(principals.passwordHash, row.passwordHash)))
+      .returning({ id: principals.id }),
+    db
+      .delete(sessions)
+      .where(and(eq(sessions.principalId, principal.id), ne(sessions.id, principal.sessionId))),
+  ]);
+  if (changed.length === 0) {
+    throw new ConflictError("The password was changed by another request meanwhile; try again.");
+  }
+  ctx.waitUntil(
+    sendMail(ctx.env, ctx.log, {
+      to: row.email,
+      subject: "Your Edge Music password was changed",
+      text: `The password of your Edge Music ${ctx.account.name} account was changed, and every other session of the account was signed out.\n\nIf it was not you, reset your password now (${new URL("/forgot-password", ctx.env.FRONTEND_URL)}) and check the account's sessions.`,
+    }),
+  );
+  return PASSWORD_CHANGED;
 }
