@@ -54,6 +54,7 @@ export const releaseConfig: ReleaseConfig = {
     "REDIS_URL",
     "JWT_SECRET",
     "ENCRYPTION_KEY",
+    "ENCRYPTION_KEYS_PREVIOUS",
     "OAUTH_GOOGLE_CLIENT_SECRET",
     "OAUTH_FACEBOOK_CLIENT_SECRET",
     "MAIL_API_KEY",

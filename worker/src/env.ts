@@ -18,6 +18,7 @@ export interface Bindings {
   S3_SECRET_ACCESS_KEY?: string;
   JWT_SECRET?: string;
   ENCRYPTION_KEY?: string;
+  ENCRYPTION_KEYS_PREVIOUS?: string;
   ALLOWED_ORIGINS?: string;
   OAUTH_GOOGLE_CLIENT_ID?: string;
   OAUTH_GOOGLE_CLIENT_SECRET?: string;
@@ -64,6 +65,24 @@ const baseSchema = z.object({
   ENCRYPTION_KEY: z
     .string()
     .refine((value) => base64Length(value) === 32, { message: "must be 32 bytes in base64" }),
+  // Keys that sealed secrets before ENCRYPTION_KEY became current (comma-separated, same form):
+  // they still open what they sealed; nothing new is sealed with them.
+  ENCRYPTION_KEYS_PREVIOUS: z
+    .string()
+    .default("")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((key) => key.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.string().refine((value) => base64Length(value) === 32, {
+          message: "each must be 32 bytes in base64",
+        }),
+      ),
+    ),
   // Origins allowed to send state-changing requests besides FRONTEND_URL and PUBLIC_BASE_URL.
   ALLOWED_ORIGINS: z
     .string()
@@ -163,3 +182,9 @@ export function parseEnv(bindings: Bindings): Env {
   parsed.set(bindings, result.data);
   return result.data;
 }
+
+/** The keys that seal secrets at rest (see security/crypto.ts). */
+export const sealingKeys = (env: Pick<Env, "ENCRYPTION_KEY" | "ENCRYPTION_KEYS_PREVIOUS">) => ({
+  current: env.ENCRYPTION_KEY,
+  previous: env.ENCRYPTION_KEYS_PREVIOUS,
+});

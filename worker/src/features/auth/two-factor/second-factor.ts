@@ -1,8 +1,18 @@
 import { pgErrorCode } from "@edge-music/db";
-import { and, eq, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { ConflictError, UnauthorizedError } from "../../../errors/app-error.ts";
-import { decrypt, sha256Hex } from "../../../security/crypto.ts";
+import { sealingKeys } from "../../../env.ts";
+import {
+  ConflictError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+} from "../../../errors/app-error.ts";
+import {
+  decrypt,
+  keyedHashHex,
+  SealingKeyUnavailableError,
+  sha256Hex,
+} from "../../../security/crypto.ts";
 import {
   AUTH_LIMITS,
   clearQuery,
@@ -17,8 +27,25 @@ import type { AuthContext } from "../shared.ts";
 export const secretContext = (ctx: Pick<AuthContext, "account">, principalId: string) =>
   `totp:${ctx.account.name}:${principalId}`;
 
-/** Recovery codes are compared case- and separator-insensitively: `abcde-fghij` = `ABCDEFGHIJ`. */
+/** Recovery codes are compared case- and separator-insensitively: `abcd-efgh` = `ABCDEFGH`. */
 export const normalizeRecoveryCode = (code: string) => code.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+/** How a recovery code is stored: a keyed hash (a stolen table cannot be searched for guesses). */
+export const recoveryCodeHash = (key: string, normalized: string) =>
+  keyedHashHex(key, "recovery-code", normalized);
+
+/**
+ * Every form a stored recovery code may have: keyed under each key of the keyring, or (codes made
+ * before keyed hashes) plain SHA-256.
+ */
+async function recoveryCodeCandidates(ctx: AuthContext, code: string): Promise<string[]> {
+  const normalized = normalizeRecoveryCode(code);
+  const { current, previous } = sealingKeys(ctx.env);
+  return await Promise.all([
+    ...[current, ...previous].map((key) => recoveryCodeHash(key, normalized)),
+    sha256Hex(normalized),
+  ]);
+}
 
 /** SQLSTATE of `assert_claimed` (migration 0010): another request used the code first. */
 export const ALREADY_USED = "ESUSE";
@@ -106,11 +133,23 @@ export async function proveSecondFactor(
   const forgive = [clearQuery(ctx.db, [accountLimit.key]), refundQuery(ctx.db, [ipLimit.key])];
   let claim: SQL | undefined;
   if (/^\d{6}$/.test(code)) {
-    const key = await decrypt(
-      ctx.env.ENCRYPTION_KEY,
-      row.secretCiphertext,
-      secretContext(ctx, principalId),
-    );
+    let key: Uint8Array;
+    try {
+      key = await decrypt(
+        sealingKeys(ctx.env),
+        row.secretCiphertext,
+        secretContext(ctx, principalId),
+      );
+    } catch (error) {
+      if (!(error instanceof SealingKeyUnavailableError)) throw error;
+      // The key that sealed it was retired too early (ENCRYPTION_KEYS_PREVIOUS): an operator's
+      // fault, which the person cannot fix by trying again with another code.
+      ctx.log.error("a 2FA secret cannot be opened with the configured keys", {
+        principalId,
+        kind: ctx.account.name,
+      });
+      throw new ServiceUnavailableError("2FA codes cannot be checked right now.");
+    }
     const step = matchTotp(key, code, ctx.now, row.lastUsedStep);
     // The step is claimed only if no later one was used in the meantime (and the secret is
     // still in the state this check saw).
@@ -123,12 +162,12 @@ export async function proveSecondFactor(
         )} returning 1`;
     }
   } else if (options.allowRecoveryCode) {
-    const codeHash = await sha256Hex(normalizeRecoveryCode(code));
+    const codeHashes = await recoveryCodeCandidates(ctx, code);
     // A recovery code that does not exist claims nothing: the batch aborts as for a used one.
     claim = sql`update ${recoveryCodes} set ${sql.identifier(recoveryCodes.usedAt.name)} = ${ctx.now.toISOString()}::timestamptz
       where ${and(
         eq(recoveryCodes.principalId, principalId),
-        eq(recoveryCodes.codeHash, codeHash),
+        inArray(recoveryCodes.codeHash, codeHashes),
         isNull(recoveryCodes.usedAt),
       )} returning 1`;
   }

@@ -1,7 +1,8 @@
 import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
 import { and, eq, isNull } from "drizzle-orm";
+import { sealingKeys } from "../../../env.ts";
 import { ConflictError } from "../../../errors/app-error.ts";
-import { encrypt, sha256Hex } from "../../../security/crypto.ts";
+import { encrypt } from "../../../security/crypto.ts";
 import { base32Secret, totpUri } from "../../../security/totp.ts";
 import { accountView, toAccount } from "../session/service.ts";
 import type { AuthContext } from "../shared.ts";
@@ -9,6 +10,7 @@ import { qrCodePngBase64 } from "./qr-png.ts";
 import {
   checkSecondFactor,
   normalizeRecoveryCode,
+  recoveryCodeHash,
   secretContext,
   withSecondFactor,
 } from "./second-factor.ts";
@@ -22,7 +24,7 @@ const RECOVERY_CODES = 10;
 export async function enableTwoFactor(ctx: AuthContext, principalId: string) {
   const key = crypto.getRandomValues(new Uint8Array(20));
   const secretCiphertext = await encrypt(
-    ctx.env.ENCRYPTION_KEY,
+    sealingKeys(ctx.env),
     key,
     secretContext(ctx, principalId),
   );
@@ -58,14 +60,14 @@ export async function verifyTwoFactor(ctx: AuthContext, principalId: string, cod
     secret: "pending",
     conflictWhenAbsent: true,
   });
+  // 80 random bits each (16 base32 characters), shown as four groups of four.
   const codes = Array.from({ length: RECOVERY_CODES }, () => {
-    const raw = encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(7))).slice(
-      0,
-      10,
-    );
-    return `${raw.slice(0, 5)}-${raw.slice(5)}`;
+    const raw = encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(10)));
+    return raw.match(/.{4}/g)?.join("-") ?? raw;
   });
-  const hashes = await Promise.all(codes.map((c) => sha256Hex(normalizeRecoveryCode(c))));
+  const hashes = await Promise.all(
+    codes.map((c) => recoveryCodeHash(ctx.env.ENCRYPTION_KEY, normalizeRecoveryCode(c))),
+  );
   // One batch (one transaction), the second round trip. The proof claims the code on the
   // secret that is still pending, so of two verifies racing only one commits: the other's batch
   // aborts (401) and its codes are neither deleted nor written.
