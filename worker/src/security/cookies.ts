@@ -59,8 +59,6 @@ export function clearSessionCookies(c: Context, scope: CookieScope) {
   deleteCookie(c, REFRESH_COOKIE, refreshOptions(scope.env, scope.account));
 }
 
-export const readCookie = (c: Context, name: string) => getCookie(c, name);
-
 /** Whether the request carries a non-empty access cookie (a caller who means to be signed in). */
 export const hasAccessCookie = (c: Context) =>
   !readCookieValues(c, ACCESS_COOKIE).every((value) => value === "");
@@ -99,18 +97,42 @@ export function readSessionCookie(c: Context, name: string): string | undefined 
   return getCookie(c, name);
 }
 
-/** Short-lived helper cookies (OAuth state, a sign-in pending its second factor). */
+/**
+ * Short-lived helper cookies (OAuth state, a sign-in pending its second factor) of one account
+ * kind. Over https they carry the `__Host-` prefix (so `Secure`, `Path=/` and no `Domain`: no
+ * subdomain or plain-http page can set or overwrite them) and the kind in their name, since the
+ * path no longer keeps the kinds apart; on a plain-http localhost, where the prefix is
+ * impossible, their bare name on the kind's path.
+ */
+export interface FlowCookie {
+  name: string;
+  /** The account kind's auth path (`/api/v1/users/auth`) or a route under it. */
+  path: string;
+  kind: string;
+}
+
 export function setFlowCookie(
   c: Context,
   env: Env,
-  name: string,
+  cookie: FlowCookie,
   value: string,
-  path: string,
   maxAge: number,
 ) {
-  setCookie(c, name, value, { ...base(env), path, maxAge });
+  if (secure(env)) {
+    const options = { ...base(env), path: "/", maxAge, prefix: "host" } as const;
+    setCookie(c, `${cookie.name}_${cookie.kind}`, value, options);
+  } else setCookie(c, cookie.name, value, { ...base(env), path: cookie.path, maxAge });
 }
 
-export function clearFlowCookie(c: Context, env: Env, name: string, path: string) {
-  deleteCookie(c, name, { ...base(env), path });
+export function clearFlowCookie(c: Context, env: Env, cookie: FlowCookie) {
+  if (secure(env)) {
+    deleteCookie(c, `${cookie.name}_${cookie.kind}`, { ...base(env), path: "/", prefix: "host" });
+  } else deleteCookie(c, cookie.name, { ...base(env), path: cookie.path });
+}
+
+/** A helper cookie's value, under the name `setFlowCookie` gave it. */
+export function readFlowCookie(c: Context, env: Env, cookie: FlowCookie): string | undefined {
+  return secure(env)
+    ? getCookie(c, `${cookie.name}_${cookie.kind}`, "host")
+    : getCookie(c, cookie.name);
 }

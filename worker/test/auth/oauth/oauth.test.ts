@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PrincipalKind } from "../../../src/security/account-kinds.ts";
 import {
+  app,
   authPath,
   Client,
   earlyInAStep,
@@ -11,6 +12,7 @@ import {
   totpCode,
   uniqueEmail,
 } from "../../support/auth.ts";
+import { send, testBindings } from "../../support/env.ts";
 import { expectProblem } from "../../support/problem.ts";
 
 const FRONTEND = "http://localhost:5173";
@@ -210,6 +212,43 @@ describe.each(KINDS)("%s OAuth sign-in", (kind) => {
       await owner.post(`${authPath(kind)}/2fa/verify`, { code: "123456" }),
       409,
       "CONFLICT",
+    );
+  });
+
+  it("over https, names its flow cookies with the __Host- prefix (Secure, Path=/), one per kind", async () => {
+    const https = testBindings({ PUBLIC_BASE_URL: "https://music.example" });
+    const start = await send(app, `${authPath(kind)}/oauth/google`, { redirect: "manual" }, https);
+    expect(start.status).toBe(302);
+    const cookie = start.headers.getSetCookie().find((c) => c.startsWith("__Host-"));
+    expect(cookie).toMatch(new RegExp(`^__Host-oauth_state_${kind}=`));
+    expect(cookie).toMatch(/; Path=\/(;|$)/);
+    expect(cookie).toMatch(/; Secure/);
+    expect(cookie).toMatch(/; HttpOnly/);
+    expect(cookie).not.toMatch(/Domain=/i);
+    // The callback reads it back under that name: a bare `oauth_state` is not the state.
+    const state = new URL(start.headers.get("location") ?? "").searchParams.get("state") ?? "";
+    const callback = `${authPath(kind)}/oauth/google/callback?code=x&state=${state}`;
+    const bare = await send(
+      app,
+      callback,
+      {
+        redirect: "manual",
+        headers: { cookie: `oauth_state=${cookie?.split(";")[0]?.split("=")[1]}` },
+      },
+      https,
+    );
+    expect(new URL(bare.headers.get("location") ?? "").searchParams.get("error")).toBe(
+      "invalid_state",
+    );
+    // Under its prefixed name the state matches (the made-up code then fails at the provider).
+    const prefixed = await send(
+      app,
+      callback,
+      { redirect: "manual", headers: { cookie: cookie?.split(";")[0] ?? "" } },
+      https,
+    );
+    expect(new URL(prefixed.headers.get("location") ?? "").searchParams.get("error")).toBe(
+      "provider_error",
     );
   });
 

@@ -9,7 +9,7 @@ import type { AccountKind } from "../../../security/account-kinds.ts";
 import { bindAccount } from "../../../security/account-kinds.ts";
 import {
   clearFlowCookie,
-  readCookie,
+  readFlowCookie,
   setFlowCookie,
   setSessionCookies,
 } from "../../../security/cookies.ts";
@@ -36,7 +36,8 @@ const redirect = (description: string) => ({
 
 export function oauthRoutes(kind: AccountKind) {
   const tags = [kind.tag];
-  const statePath = `${kind.authPath}/oauth`;
+  const stateCookie = { name: STATE_COOKIE, path: `${kind.authPath}/oauth`, kind: kind.name };
+  const pendingCookie = { name: PENDING_COOKIE, path: kind.authPath, kind: kind.name };
 
   const start = createRoute({
     method: "get",
@@ -86,25 +87,24 @@ export function oauthRoutes(kind: AccountKind) {
         ctx,
         provider(c, c.req.valid("param").provider),
       );
-      setFlowCookie(c, ctx.env, STATE_COOKIE, stateToken, statePath, OAUTH_STATE_TTL_SECONDS);
+      setFlowCookie(c, ctx.env, stateCookie, stateToken, OAUTH_STATE_TTL_SECONDS);
       return c.redirect(location, 302);
     })
     .openapi(callback, async (c) => {
       const ctx = bindAccount(c.var.deps, kind);
       const found = provider(c, c.req.valid("param").provider);
       const query = c.req.valid("query");
-      const stateToken = readCookie(c, STATE_COOKIE);
+      const stateToken = readFlowCookie(c, ctx.env, stateCookie);
       // Single use: whatever happens next, this browser's state is spent.
-      clearFlowCookie(c, ctx.env, STATE_COOKIE, statePath);
+      clearFlowCookie(c, ctx.env, stateCookie);
       try {
         const result = await finishOAuth(ctx, found, { ...query, stateToken });
         if (result.status === "two-factor-required") {
           setFlowCookie(
             c,
             ctx.env,
-            PENDING_COOKIE,
+            pendingCookie,
             result.pendingToken,
-            ctx.account.authPath,
             PENDING_TWO_FACTOR_TTL_SECONDS,
           );
           return frontEnd(c, { twoFactor: "required", kind: kind.name });

@@ -4,7 +4,7 @@ import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { json, jsonBody, newRouter } from "../../../openapi/router.ts";
 import type { AccountKind } from "../../../security/account-kinds.ts";
 import { bindAccount } from "../../../security/account-kinds.ts";
-import { clearFlowCookie, readCookie, setSessionCookies } from "../../../security/cookies.ts";
+import { clearFlowCookie, readFlowCookie, setSessionCookies } from "../../../security/cookies.ts";
 import { signedIn } from "../../../security/guard.ts";
 import { readPendingTwoFactor } from "../oauth/service.ts";
 import {
@@ -100,7 +100,8 @@ export function twoFactorRoutes(kind: AccountKind) {
     })
     .openapi(complete, async (c) => {
       const ctx = bindAccount(c.var.deps, kind);
-      const pending = readCookie(c, PENDING_COOKIE);
+      const pendingCookie = { name: PENDING_COOKIE, path: kind.authPath, kind: kind.name };
+      const pending = readFlowCookie(c, ctx.env, pendingCookie);
       if (!pending) throw new UnauthorizedError("No sign-in is waiting for a second factor.");
       const principalId = await readPendingTwoFactor(ctx, pending);
       const proof = await checkSecondFactor(ctx, principalId, c.req.valid("json").code, {
@@ -108,7 +109,7 @@ export function twoFactorRoutes(kind: AccountKind) {
         secret: "enabled",
       });
       const { account, tokens } = await signIn(ctx, principalId, proof);
-      clearFlowCookie(c, ctx.env, PENDING_COOKIE, kind.authPath);
+      clearFlowCookie(c, ctx.env, pendingCookie);
       setSessionCookies(c, ctx, tokens);
       return c.json(account as z.infer<ReturnType<typeof accountDto>>, 200);
     });
