@@ -7,12 +7,25 @@ import { ForbiddenError } from "../errors/app-error.ts";
 const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 const cache = new WeakMap<Env, Set<string>>();
-/** The front end, the service itself, and ALLOWED_ORIGINS. */
+const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
+
+/**
+ * An origin with its loopback aliases: a plain-http service on one of localhost, 127.0.0.1 and
+ * [::1] is the same server under each name (the dev server prints two of them), so each is allowed.
+ */
+function withLoopbackAliases(origin: URL): string[] {
+  if (origin.protocol !== "http:" || !LOOPBACK.includes(origin.hostname)) return [origin.origin];
+  return LOOPBACK.map((host) => `http://${host}${origin.port ? `:${origin.port}` : ""}`);
+}
+
+/** The front end, the service itself, and ALLOWED_ORIGINS (local ones under each loopback name). */
 export function allowedOrigins(env: Env): Set<string> {
   let origins = cache.get(env);
   if (!origins) {
     origins = new Set(
-      [env.FRONTEND_URL, env.PUBLIC_BASE_URL, ...env.ALLOWED_ORIGINS].map((u) => new URL(u).origin),
+      [env.FRONTEND_URL, env.PUBLIC_BASE_URL, ...env.ALLOWED_ORIGINS].flatMap((u) =>
+        withLoopbackAliases(new URL(u)),
+      ),
     );
     cache.set(env, origins);
   }

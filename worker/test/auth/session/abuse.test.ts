@@ -94,6 +94,20 @@ describe("cross-site requests (CSRF)", () => {
     expect((await register({})).status).toBe(201);
   });
 
+  it("accepts a local service under each of its loopback names, only at its own port and on http", async () => {
+    // The test deployment is http://localhost:8787, the front end http://localhost:5173.
+    for (const origin of ["http://127.0.0.1:5173", "http://[::1]:5173", "http://127.0.0.1:8787"]) {
+      expect((await register({ origin })).status, origin).toBe(201);
+    }
+    for (const origin of [
+      "http://127.0.0.1:5174",
+      "https://127.0.0.1:5173",
+      "http://127.0.0.2:5173",
+    ]) {
+      await expectProblem(await register({ origin }), 403, "FORBIDDEN");
+    }
+  });
+
   it("answers CORS preflights for the front end only", async () => {
     const preflight = (origin: string) =>
       new Client().request("OPTIONS", "/api/v1/users/auth/login", undefined, {
