@@ -92,6 +92,34 @@ describe.each(KINDS)("%s sessions", (kind) => {
     await expectProblem(await client.get(`${path}/me`), 401, "UNAUTHORIZED");
   });
 
+  it("two registrations with one email or one username at the same moment: one account, one clean 409", async () => {
+    const email = uniqueEmail();
+    const byEmail = await Promise.all(
+      [0, 1, 2].map(() =>
+        new Client().post(`${path}/register`, {
+          username: uniqueName(),
+          email,
+          password: strongPassword(),
+        }),
+      ),
+    );
+    expect(byEmail.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    for (const refused of byEmail.filter((r) => r.status === 409)) {
+      await expectProblem(refused, 409, "CONFLICT");
+    }
+    const username = uniqueName();
+    const byName = await Promise.all(
+      [username, username.toUpperCase()].map((name) =>
+        new Client().post(`${path}/register`, {
+          username: name,
+          email: uniqueEmail(),
+          password: strongPassword(),
+        }),
+      ),
+    );
+    expect(byName.map((r) => r.status).sort()).toEqual([201, 409]);
+  });
+
   it("logout ends the session at once and clears both cookies", async () => {
     const { client } = await registerAccount(kind);
     const access = client.jar.get("access_token") ?? "";
