@@ -10,6 +10,7 @@ export interface Bindings {
   PUBLIC_BASE_URL?: string;
   FRONTEND_URL?: string;
   LOG_LEVEL?: string;
+  DEPLOYMENT?: string;
   STORAGE_DRIVER?: string;
   S3_ENDPOINT?: string;
   S3_REGION?: string;
@@ -58,6 +59,9 @@ const baseSchema = z.object({
   PUBLIC_BASE_URL: url(["http:", "https:"]),
   FRONTEND_URL: url(["http:", "https:"]),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  // What this deployment is: staging and production must be configured completely (see
+  // configurationProblems); development may leave mail out (messages then go to the log).
+  DEPLOYMENT: z.enum(["development", "staging", "production"]).default("development"),
   // Signs access, refresh and OAuth-state tokens (HS256). 32+ characters of randomness.
   JWT_SECRET: z.string().min(32, "must be at least 32 characters"),
   // AES-256-GCM key for 2FA secrets at rest: 32 random bytes, base64. Separate from JWT_SECRET
@@ -188,3 +192,33 @@ export const sealingKeys = (env: Pick<Env, "ENCRYPTION_KEY" | "ENCRYPTION_KEYS_P
   current: env.ENCRYPTION_KEY,
   previous: env.ENCRYPTION_KEYS_PREVIOUS,
 });
+
+/** Fewer distinct characters (or bytes) than this in a secret reads as a placeholder. */
+const MIN_DISTINCT = 12;
+
+/**
+ * What keeps a staging or production deployment from serving safely: a missing mail key (reset
+ * and verification links would go nowhere, or to the log), weak secrets (placeholders: too few
+ * distinct characters), a half-configured identity provider. Empty in development. Names only,
+ * never values.
+ */
+export function configurationProblems(env: Env): string[] {
+  if (env.DEPLOYMENT === "development") return [];
+  const problems: string[] = [];
+  if (!env.MAIL_API_KEY) problems.push("MAIL_API_KEY is not set");
+  if (new Set(env.JWT_SECRET).size < MIN_DISTINCT) problems.push("JWT_SECRET is weak");
+  for (const [name, key] of [
+    ["ENCRYPTION_KEY", env.ENCRYPTION_KEY],
+    ...env.ENCRYPTION_KEYS_PREVIOUS.map((k) => ["ENCRYPTION_KEYS_PREVIOUS", k]),
+  ] as const) {
+    if (new Set(atob(key)).size < MIN_DISTINCT) problems.push(`${name} is weak`);
+  }
+  for (const provider of ["GOOGLE", "FACEBOOK"] as const) {
+    const id = env[`OAUTH_${provider}_CLIENT_ID`];
+    const secret = env[`OAUTH_${provider}_CLIENT_SECRET`];
+    if (Boolean(id) !== Boolean(secret)) {
+      problems.push(`OAUTH_${provider}_CLIENT_ID and _CLIENT_SECRET must be set together`);
+    }
+  }
+  return problems;
+}

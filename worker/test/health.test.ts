@@ -26,7 +26,12 @@ describe("GET /api/v1/health/ready", () => {
     };
     expect(response.status, JSON.stringify(body)).toBe(200);
     expect(body.status).toBe("ok");
-    expect(Object.keys(body.checks).sort()).toEqual(["postgres", "redis", "storage"]);
+    expect(Object.keys(body.checks).sort()).toEqual([
+      "configuration",
+      "postgres",
+      "redis",
+      "storage",
+    ]);
     for (const check of Object.values(body.checks)) expect(check.status).toBe("up");
   });
 
@@ -55,5 +60,67 @@ describe("GET /api/v1/health/ready", () => {
     );
     expect((body.checks as Record<string, { status: string }>).postgres?.status).toBe("down");
     expect(JSON.stringify(body)).not.toContain("database_that_does_not_exist");
+  });
+});
+
+describe("GET /api/v1/health/ready in staging and production", () => {
+  const strong = (n: number) =>
+    btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(n))));
+  const production = (overrides: Record<string, string | undefined> = {}) =>
+    testBindings({
+      DEPLOYMENT: "production",
+      MAIL_API_KEY: "re_test_key",
+      JWT_SECRET: strong(48),
+      ENCRYPTION_KEY: strong(32),
+      OAUTH_GOOGLE_CLIENT_ID: "id",
+      OAUTH_GOOGLE_CLIENT_SECRET: "secret",
+      OAUTH_FACEBOOK_CLIENT_ID: "id",
+      OAUTH_FACEBOOK_CLIENT_SECRET: "secret",
+      ...overrides,
+    });
+
+  it("is ready when the configuration is complete", async () => {
+    const response = await send(app, "/api/v1/health/ready", {}, production());
+    const body = (await response.json()) as { checks: Record<string, { status: string }> };
+    expect(response.status, JSON.stringify(body)).toBe(200);
+    expect(body.checks.configuration?.status).toBe("up");
+  });
+
+  it("is not ready, naming what is wrong and never a value, without mail, with weak secrets or half a provider", async () => {
+    const weak = "x".repeat(40);
+    const response = await send(
+      app,
+      "/api/v1/health/ready",
+      {},
+      production({
+        MAIL_API_KEY: undefined,
+        JWT_SECRET: weak,
+        ENCRYPTION_KEY: btoa("k".repeat(32)),
+        OAUTH_FACEBOOK_CLIENT_SECRET: undefined,
+      }),
+    );
+    const body = await expectProblem(response, 503, "SERVICE_UNAVAILABLE");
+    const reason = (body.checks as Record<string, { status: string; reason?: string }>)
+      .configuration;
+    expect(reason?.status).toBe("down");
+    for (const name of [
+      "MAIL_API_KEY is not set",
+      "JWT_SECRET is weak",
+      "ENCRYPTION_KEY is weak",
+      "OAUTH_FACEBOOK_CLIENT_ID and _CLIENT_SECRET must be set together",
+    ]) {
+      expect(reason?.reason).toContain(name);
+    }
+    expect(JSON.stringify(body)).not.toContain(weak);
+  });
+
+  it("lets development leave mail out", async () => {
+    const response = await send(
+      app,
+      "/api/v1/health/ready",
+      {},
+      testBindings({ MAIL_API_KEY: undefined }),
+    );
+    expect(response.status).toBe(200);
   });
 });

@@ -16,7 +16,12 @@ const CheckSchema = z
 const ReadySchema = z
   .object({
     status: z.literal("ok"),
-    checks: z.object({ postgres: CheckSchema, redis: CheckSchema, storage: CheckSchema }),
+    checks: z.object({
+      configuration: CheckSchema,
+      postgres: CheckSchema,
+      redis: CheckSchema,
+      storage: CheckSchema,
+    }),
   })
   .openapi("Readiness");
 
@@ -40,7 +45,7 @@ const ready = createRoute({
   tags: ["Health"],
   summary: "Readiness",
   description:
-    "Checks Postgres, Redis and object storage concurrently, each bounded to 2 s. 503 (a problem document with the same `checks` member) names the parts that are down.",
+    "Checks the deployment's configuration, then Postgres, Redis and object storage concurrently, each bounded to 2 s. 503 (a problem document with the same `checks` member) names the parts that are down. In staging and production (`DEPLOYMENT`), `configuration` is down, with the names of what is wrong (never values), when MAIL_API_KEY is missing, a secret is weak (fewer than 12 distinct characters or bytes: a placeholder) or an identity provider has its client id without its secret or the reverse.",
   responses: {
     200: {
       description: "Every dependency answered.",

@@ -1,7 +1,8 @@
+import { configurationProblems } from "../../env.ts";
 import { describeError } from "../../logger.ts";
 import type { RequestDeps } from "../../request-deps.ts";
 
-export type Part = "postgres" | "redis" | "storage";
+export type Part = "configuration" | "postgres" | "redis" | "storage";
 
 export interface Check {
   status: "up" | "down";
@@ -19,19 +20,25 @@ export const CHECK_TIMEOUT_MS = 2_000;
 
 /** Checks every dependency concurrently, each bounded by `timeoutMs`; logs why a part is down. */
 export async function checkReadiness(
-  ctx: Pick<RequestDeps, "db" | "redis" | "storage" | "log">,
+  ctx: Pick<RequestDeps, "db" | "redis" | "storage" | "log" | "env">,
   timeoutMs = CHECK_TIMEOUT_MS,
 ): Promise<Readiness> {
-  const probes: Record<Part, () => Promise<unknown>> = {
+  const problems = configurationProblems(ctx.env);
+  const configuration: Check =
+    problems.length === 0
+      ? { status: "up", latencyMs: 0 }
+      : { status: "down", latencyMs: 0, reason: problems.join("; ") };
+  if (problems.length > 0) ctx.log.error("the deployment is not configured to serve", { problems });
+  const probes: Record<Exclude<Part, "configuration">, () => Promise<unknown>> = {
     postgres: () => ctx.db.execute("select 1"),
     redis: () => ctx.redis.ping(),
     storage: () => ctx.storage.ping(),
   };
-  const entries = await Promise.all(
-    (Object.keys(probes) as Part[]).map(
-      async (part) => [part, await timed(part, probes[part], timeoutMs, ctx.log)] as const,
-    ),
+  const parts = Object.keys(probes) as Array<keyof typeof probes>;
+  const probed = await Promise.all(
+    parts.map(async (part) => [part, await timed(part, probes[part], timeoutMs, ctx.log)] as const),
   );
+  const entries = [["configuration", configuration] as const, ...probed];
   const checks = Object.fromEntries(entries) as Record<Part, Check>;
   return { ready: entries.every(([, check]) => check.status === "up"), checks };
 }
