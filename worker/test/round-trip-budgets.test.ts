@@ -105,7 +105,9 @@ async function streamableTrack(): Promise<string> {
 async function withTwoFactor(kind: PrincipalKind) {
   await earlyInAStep();
   const account = await registerAccount(kind);
-  const setup = await account.client.post(`${authPath(kind)}/2fa/enable`);
+  const setup = await account.client.post(`${authPath(kind)}/2fa/enable`, {
+    password: account.password,
+  });
   const { secret } = (await setup.json()) as { secret: string };
   return { account, secret };
 }
@@ -198,12 +200,17 @@ function authBudgets(kind: PrincipalKind): Record<string, Budget> {
       },
     },
     [at("POST 2fa/enable")]: {
-      trips: 1,
-      prepare: async () => ({
-        client: await signedIn(),
-        method: "POST",
-        path: `${base}/2fa/enable`,
-      }),
+      trips: 2,
+      why: "re-authentication: the sign-in limits counted with the account read; then (after the password hash) the counters given back, the account and the secret in one batch",
+      prepare: async () => {
+        const account = await registerAccount(kind);
+        return {
+          client: account.client,
+          method: "POST",
+          path: `${base}/2fa/enable`,
+          json: { password: account.password },
+        };
+      },
     },
     [at("POST 2fa/verify")]: {
       trips: 2,
@@ -220,14 +227,27 @@ function authBudgets(kind: PrincipalKind): Record<string, Budget> {
     },
     [at("POST 2fa/disable")]: {
       trips: 2,
-      why: "the limits counted with the secret read (409 when off); then one batch that claims the code, gives the counters back and turns 2FA off",
+      why: "re-authentication: the sign-in and code limits counted with the account and its secret read (409 when off); then (after the password hash) one batch that claims the code, gives the counters back, turns 2FA off and ends the other sessions",
       prepare: async () => {
         const { account, secret } = await withTwoFactorOn(kind);
         return {
           client: account.client,
           method: "POST",
           path: `${base}/2fa/disable`,
-          json: { code: await totpCode(secret, 1) },
+          json: { code: await totpCode(secret, 1), password: account.password },
+        };
+      },
+    },
+    [at("POST 2fa/recovery-codes")]: {
+      trips: 2,
+      why: "re-authentication as for 2fa/disable; then one batch that claims the code, gives the counters back, replaces the codes and ends the other sessions",
+      prepare: async () => {
+        const { account, secret } = await withTwoFactorOn(kind);
+        return {
+          client: account.client,
+          method: "POST",
+          path: `${base}/2fa/recovery-codes`,
+          json: { code: await totpCode(secret, 1), password: account.password },
         };
       },
     },
@@ -240,7 +260,7 @@ function authBudgets(kind: PrincipalKind): Record<string, Budget> {
         const identity = { sub: crypto.randomUUID(), email: uniqueEmail() };
         const owner = new Client();
         await owner.get(await oauthCallback(kind, owner, identity));
-        const setup = await owner.post(`${base}/2fa/enable`);
+        const setup = await owner.post(`${base}/2fa/enable`, {});
         const { secret } = (await setup.json()) as { secret: string };
         await owner.post(`${base}/2fa/verify`, { code: await totpCode(secret) });
         const client = new Client();

@@ -38,7 +38,8 @@ interface Made {
 
 interface Attempt {
   name: string;
-  send(stranger: Client, made: Made, owner: Registered): Promise<Response>;
+  /** `self` is the stranger's own account (its password, for its own re-authentication). */
+  send(stranger: Client, made: Made, owner: Registered, self: Registered): Promise<Response>;
   status: number;
   /** For 4xx answers: the problem code. */
   code?: string;
@@ -219,7 +220,9 @@ const resources: OwnedResource[] = [
       kind,
       async make(owner) {
         await earlyInAStep();
-        const enabled = await owner.client.post(`${authPath(kind)}/2fa/enable`);
+        const enabled = await owner.client.post(`${authPath(kind)}/2fa/enable`, {
+          password: owner.password,
+        });
         const { secret: totpSecret } = (await enabled.json()) as { secret: string };
         const code = await totpCode(totpSecret);
         expect((await owner.client.post(`${authPath(kind)}/2fa/verify`, { code })).status).toBe(
@@ -232,11 +235,17 @@ const resources: OwnedResource[] = [
         {
           // The owner's current code, on the stranger's session: it is the stranger's 2FA (off).
           name: "disable it with the owner's code",
-          send: (s, m) => s.post(`${authPath(kind)}/2fa/disable`, { code: m.secrets[2] }),
+          send: (s, m, _o, self) =>
+            s.post(`${authPath(kind)}/2fa/disable`, {
+              code: m.secrets[2],
+              password: self.password,
+            }),
           status: 409,
           code: "CONFLICT",
         },
-        ownView("start the stranger's own set-up", (s) => s.post(`${authPath(kind)}/2fa/enable`)),
+        ownView("start the stranger's own set-up", (s, _m, _o, self) =>
+          s.post(`${authPath(kind)}/2fa/enable`, { password: self.password }),
+        ),
       ],
     }),
   ),
@@ -251,7 +260,7 @@ describe.each(resources.map((r) => [r.name, r] as const))("IDOR: %s", (_name, re
       const made = await resource.make(owner);
       const before = await resource.ownerView(owner, made);
 
-      const response = await attempt.send(stranger.client, made, owner);
+      const response = await attempt.send(stranger.client, made, owner, stranger);
       const text = await response.clone().text();
       if (attempt.code) await expectProblem(response, attempt.status, attempt.code);
       else expect(response.status, text).toBe(attempt.status);

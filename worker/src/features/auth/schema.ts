@@ -53,6 +53,14 @@ export const LoginBody = z
   .openapi("LoginRequest");
 
 export const CodeBody = z.object({ code: TotpCode }).openapi("TwoFactorCodeRequest");
+const CurrentPassword = z.string().min(1).max(128).optional().openapi({
+  description:
+    "The account's current password: required when the account has one (re-authentication).",
+});
+export const ReauthBody = z.object({ password: CurrentPassword }).openapi("ReauthRequest");
+export const ReauthWithCodeBody = z
+  .object({ code: TotpCode, password: CurrentPassword })
+  .openapi("ReauthWithCodeRequest");
 export const SecondFactorBody = z
   .object({
     code: z.string().trim().min(6).max(32).openapi({

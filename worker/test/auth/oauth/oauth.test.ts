@@ -196,7 +196,7 @@ describe.each(KINDS)("%s OAuth sign-in", (kind) => {
 
   it("takes over an unproven account with a pending (never verified) 2FA secret, dropping it", async () => {
     const squatter = await registerAccount(kind);
-    await squatter.client.post(`${authPath(kind)}/2fa/enable`);
+    await squatter.client.post(`${authPath(kind)}/2fa/enable`, { password: squatter.password });
     const owner = new Client();
     const { location } = await signInWith(owner, kind, "google", {
       sub: crypto.randomUUID(),
@@ -255,7 +255,10 @@ describe.each(KINDS)("%s OAuth sign-in", (kind) => {
   it("holds a 2FA account at the second factor, then signs in with a code", async () => {
     await earlyInAStep();
     const account = await registerAccount(kind);
-    const setup = (await (await account.client.post(`${authPath(kind)}/2fa/enable`)).json()) as {
+    const enabling = await account.client.post(`${authPath(kind)}/2fa/enable`, {
+      password: account.password,
+    });
+    const setup = (await enabling.json()) as {
       secret: string;
     };
     const code = (offset: number) => totpCode(setup.secret, offset);

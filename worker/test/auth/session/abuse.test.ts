@@ -73,17 +73,25 @@ describe("cross-site requests (CSRF)", () => {
   });
 
   it("refuses a cookie-authenticated request from a foreign Origin, and lets the front end in", async () => {
-    const { client } = await registerAccount("user");
+    const { client, password } = await registerAccount("user");
     await expectProblem(
-      await client.post("/api/v1/users/auth/2fa/enable", undefined, {
-        origin: "https://evil.example",
-      }),
+      await client.post(
+        "/api/v1/users/auth/2fa/enable",
+        { password },
+        {
+          origin: "https://evil.example",
+        },
+      ),
       403,
       "FORBIDDEN",
     );
-    const fromFrontEnd = await client.post("/api/v1/users/auth/2fa/enable", undefined, {
-      origin: "http://localhost:5173",
-    });
+    const fromFrontEnd = await client.post(
+      "/api/v1/users/auth/2fa/enable",
+      { password },
+      {
+        origin: "http://localhost:5173",
+      },
+    );
     expect(fromFrontEnd.status).toBe(200);
     expect(fromFrontEnd.headers.get("access-control-allow-origin")).toBe("http://localhost:5173");
     expect(fromFrontEnd.headers.get("access-control-allow-credentials")).toBe("true");

@@ -56,7 +56,9 @@ describe("2FA secrets at rest", () => {
   async function withTwoFactor() {
     await earlyInAStep();
     const account = await registerAccount("user");
-    const setup = await account.client.post(`${path}/2fa/enable`);
+    const setup = await account.client.post(`${path}/2fa/enable`, {
+      password: account.password,
+    });
     const { secret } = (await setup.json()) as { secret: string };
     const verified = await account.client.post(`${path}/2fa/verify`, {
       code: await totpCode(secret),

@@ -14,7 +14,9 @@ const oracle = () => `${inject("infra").standIns.url}/oracle`;
 const totp = totpCode;
 
 async function enable(account: Registered, kind: (typeof KINDS)[number]) {
-  const response = await account.client.post(`${authPath(kind)}/2fa/enable`);
+  const response = await account.client.post(`${authPath(kind)}/2fa/enable`, {
+    password: account.password,
+  });
   expect(response.status).toBe(200);
   return (await response.json()) as { qrCode: string; otpauthUri: string; secret: string };
 }
@@ -108,11 +110,17 @@ describe.each(KINDS)("%s two-factor authentication", (kind) => {
     // Disable needs a fresh TOTP code (here the next step's: skew the other way); a recovery
     // code is not enough.
     await expectProblem(
-      await client.post(`${path}/2fa/disable`, { code: recoveryCodes[5] }),
+      await client.post(`${path}/2fa/disable`, {
+        code: recoveryCodes[5],
+        password: account.password,
+      }),
       400,
       "VALIDATION_FAILED",
     );
-    const off = await client.post(`${path}/2fa/disable`, { code: await totp(setup.secret, 1) });
+    const off = await client.post(`${path}/2fa/disable`, {
+      code: await totp(setup.secret, 1),
+      password: account.password,
+    });
     expect(off.status).toBe(200);
     const after = await new Client().post(`${path}/login`, {
       email: account.email,
@@ -129,13 +137,20 @@ describe.each(KINDS)("%s two-factor authentication", (kind) => {
       "CONFLICT",
     );
     await expectProblem(
-      await account.client.post(`${path}/2fa/disable`, { code: "123456" }),
+      await account.client.post(`${path}/2fa/disable`, {
+        code: "123456",
+        password: account.password,
+      }),
       409,
       "CONFLICT",
     );
     const setup = await enable(account, kind);
     await account.client.post(`${path}/2fa/verify`, { code: await totp(setup.secret) });
-    await expectProblem(await account.client.post(`${path}/2fa/enable`), 409, "CONFLICT");
+    await expectProblem(
+      await account.client.post(`${path}/2fa/enable`, { password: account.password }),
+      409,
+      "CONFLICT",
+    );
   });
 
   it("uses one code once when several requests send it at the same instant", async () => {

@@ -7,9 +7,12 @@ import { bindAccount } from "../../../security/account-kinds.ts";
 import { clearFlowCookie, readFlowCookie, setSessionCookies } from "../../../security/cookies.ts";
 import { signedIn } from "../../../security/guard.ts";
 import { readPendingTwoFactor } from "../oauth/service.ts";
+import { REAUTH_RULES } from "../reauth.ts";
 import {
   accountDto,
   CodeBody,
+  ReauthBody,
+  ReauthWithCodeBody,
   RecoveryCodesDto,
   SecondFactorBody,
   TwoFactorSetupDto,
@@ -17,7 +20,12 @@ import {
 import { signIn } from "../session/service.ts";
 import { PENDING_COOKIE } from "../shared.ts";
 import { checkSecondFactor } from "./second-factor.ts";
-import { disableTwoFactor, enableTwoFactor, verifyTwoFactor } from "./service.ts";
+import {
+  disableTwoFactor,
+  enableTwoFactor,
+  regenerateRecoveryCodes,
+  verifyTwoFactor,
+} from "./service.ts";
 
 const CODE_LIMITS =
   "Wrong codes answer 401 and are limited (5 per account and 30 per client network, an IPv4 address or an IPv6 /64, in 15 minutes; then 429).";
@@ -31,9 +39,12 @@ export function twoFactorRoutes(kind: AccountKind) {
     tags,
     ...signedIn(kind.name),
     summary: "Start setting up 2FA (TOTP)",
-    description:
-      "Returns a new secret as a QR code (PNG, base64), as an otpauth:// URI and in base32 for manual entry. 2FA is not active until 2fa/verify accepts a code. Calling it again before verifying replaces the secret. 409 when 2FA is already on.",
-    responses: { 200: json(TwoFactorSetupDto, "The secret."), ...problemResponses(401, 403, 409) },
+    description: `Returns a new secret as a QR code (PNG, base64), as an otpauth:// URI and in base32 for manual entry. 2FA is not active until 2fa/verify accepts a code. Calling it again before verifying replaces the secret. 409 when 2FA is already on. ${REAUTH_RULES}`,
+    request: jsonBody(ReauthBody),
+    responses: {
+      200: json(TwoFactorSetupDto, "The secret."),
+      ...problemResponses(400, 401, 403, 409, 429),
+    },
   });
 
   const verify = createRoute({
@@ -42,7 +53,7 @@ export function twoFactorRoutes(kind: AccountKind) {
     tags,
     ...signedIn(kind.name),
     summary: "Turn 2FA on with a first code",
-    description: `A current code from the authenticator turns 2FA on and returns 10 single-use recovery codes (shown only here). Codes of the previous, current and next 30-second step are accepted, each once. ${CODE_LIMITS}`,
+    description: `A current code from the authenticator turns 2FA on and returns 10 single-use recovery codes (shown only here; 80 bits each). Codes of the previous, current and next 30-second step are accepted, each once. Every other session of the account ends. ${CODE_LIMITS}`,
     request: jsonBody(CodeBody),
     responses: {
       200: json(RecoveryCodesDto, "2FA is on."),
@@ -56,10 +67,24 @@ export function twoFactorRoutes(kind: AccountKind) {
     tags,
     ...signedIn(kind.name),
     summary: "Turn 2FA off",
-    description: `Needs a current TOTP code (not a recovery code). Removes the secret and the recovery codes. ${CODE_LIMITS}`,
-    request: jsonBody(CodeBody),
+    description: `Needs a current TOTP code (not a recovery code) and, for an account with a password, the password. Removes the secret and the recovery codes; every other session of the account ends. 409 when 2FA is off. ${CODE_LIMITS} ${REAUTH_RULES}`,
+    request: jsonBody(ReauthWithCodeBody),
     responses: {
       200: json(z.object({ twoFactorEnabled: z.literal(false) }), "2FA is off."),
+      ...problemResponses(400, 401, 403, 409, 429),
+    },
+  });
+
+  const regenerate = createRoute({
+    method: "post",
+    path: "/2fa/recovery-codes",
+    tags,
+    ...signedIn(kind.name),
+    summary: "New recovery codes",
+    description: `Replaces the recovery codes with 10 new ones (shown only here); the old ones stop working. Needs a current TOTP code and, for an account with a password, the password. Every other session of the account ends. 409 when 2FA is off. ${CODE_LIMITS} ${REAUTH_RULES}`,
+    request: jsonBody(ReauthWithCodeBody),
+    responses: {
+      200: json(RecoveryCodesDto, "The new codes."),
       ...problemResponses(400, 401, 403, 409, 429),
     },
   });
@@ -79,22 +104,24 @@ export function twoFactorRoutes(kind: AccountKind) {
 
   return newRouter()
     .openapi(enable, async (c) => {
-      return c.json(
-        await enableTwoFactor(bindAccount(c.var.deps, kind), c.var.deps.principal.id),
-        200,
-      );
+      const ctx = bindAccount(c.var.deps, kind);
+      return c.json(await enableTwoFactor(ctx, c.var.deps.principal, c.req.valid("json")), 200);
     })
     .openapi(verify, async (c) => {
       const { code } = c.req.valid("json");
       return c.json(
-        await verifyTwoFactor(bindAccount(c.var.deps, kind), c.var.deps.principal.id, code),
+        await verifyTwoFactor(bindAccount(c.var.deps, kind), c.var.deps.principal, code),
         200,
       );
     })
     .openapi(disable, async (c) => {
-      const { code } = c.req.valid("json");
+      const ctx = bindAccount(c.var.deps, kind);
+      return c.json(await disableTwoFactor(ctx, c.var.deps.principal, c.req.valid("json")), 200);
+    })
+    .openapi(regenerate, async (c) => {
+      const ctx = bindAccount(c.var.deps, kind);
       return c.json(
-        await disableTwoFactor(bindAccount(c.var.deps, kind), c.var.deps.principal.id, code),
+        await regenerateRecoveryCodes(ctx, c.var.deps.principal, c.req.valid("json")),
         200,
       );
     })

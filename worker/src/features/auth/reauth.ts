@@ -1,0 +1,170 @@
+// Re-authentication before a sensitive change (turning 2FA on or off, new recovery codes): the
+// signed-in caller proves again to be the account's owner, in the change's first round trip.
+import { eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { ConflictError, ForbiddenError, ValidationError } from "../../errors/app-error.ts";
+import { verifyPassword } from "../../security/password.ts";
+import type { Principal } from "../../security/principal.ts";
+import {
+  AUTH_LIMITS,
+  clearQuery,
+  hitQuery,
+  judgeHits,
+  type Limit,
+  refundQuery,
+} from "../../security/rate-limit.ts";
+import type { AuthContext } from "./shared.ts";
+import {
+  proveSecondFactor,
+  type SecondFactorProof,
+  secondFactorLimits,
+} from "./two-factor/second-factor.ts";
+
+/** How recent a sign-in proves the owner of an account without a password (OAuth only). */
+export const REAUTH_FRESH_SECONDS = 5 * 60;
+
+export interface ReauthProof {
+  password?: string | undefined;
+  /** A current TOTP code (not a recovery code). */
+  code?: string | undefined;
+}
+
+export interface ReauthOptions {
+  /** The change also needs a current TOTP code, whatever the account (turning 2FA off). */
+  codeRequired?: boolean;
+}
+
+/** What the check read of the account, for the change that follows. */
+export interface ReauthAccount {
+  email: string;
+  twoFactorEnabled: boolean;
+  twoFactorPending: boolean;
+}
+
+export const REAUTH_RULES = `Re-authentication: an account with a password sends \`password\` (a wrong one counts as a failed sign-in and answers 400 \`wrong_password\`); an account that signs in only through an identity provider sends a current TOTP \`code\` when it has 2FA, or acts within ${REAUTH_FRESH_SECONDS / 60} minutes of signing in (else 403: sign in again).`;
+
+/**
+ * One round trip: the attempt counted against the sign-in limits (and the code limits when a
+ * code is sent), the account, its 2FA secret and the session's start read. Then the password
+ * hash and the code are checked here. Answers what was read and the statements the change must
+ * send FIRST in its next batch (the counters given back; the code used up, aborting that batch
+ * if another request used it first).
+ */
+export async function reauthenticate(
+  ctx: AuthContext,
+  principal: Principal,
+  proof: ReauthProof,
+  options: ReauthOptions = {},
+): Promise<{ account: ReauthAccount; first: BatchItem<"pg">[] }> {
+  const { db } = ctx;
+  const { principals, auth } = ctx.account;
+  const emailOf = sql`(select ${principals.email} from ${principals} where ${principals.id} = ${principal.id})`;
+  const loginLimits: Limit[] = [
+    {
+      ...AUTH_LIMITS.loginPerAccount(ctx.account.name, "?"),
+      keySql: sql`${`login:${ctx.account.name}:account:`} || coalesce(${emailOf}, ${principal.id})`,
+    },
+    AUTH_LIMITS.loginPerIp(ctx.ip),
+  ];
+  const codeLimits = proof.code ? secondFactorLimits(ctx, principal.id) : [];
+  const limits = [...loginLimits, ...codeLimits];
+  const results = (await db.batch([
+    ...limits.map((limit) => hitQuery(db, limit, ctx.now)),
+    db
+      .select({
+        email: principals.email,
+        passwordHash: principals.passwordHash,
+        secretCiphertext: auth.twoFactor.secretCiphertext,
+        lastUsedStep: auth.twoFactor.lastUsedStep,
+        enabledAt: auth.twoFactor.enabledAt,
+      })
+      .from(principals)
+      .leftJoin(auth.twoFactor, eq(auth.twoFactor.principalId, principals.id))
+      .where(eq(principals.id, principal.id)),
+    db
+      .select({ createdAt: auth.sessions.createdAt })
+      .from(auth.sessions)
+      .where(eq(auth.sessions.id, principal.sessionId)),
+  ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]])) as unknown[];
+  const hits = results.slice(0, limits.length) as Parameters<typeof judgeHits>[1];
+  judgeHits(loginLimits, hits.slice(0, 2), ctx.now);
+  const [row] = results.at(-2) as Array<{
+    email: string;
+    passwordHash: string | null;
+    secretCiphertext: string | null;
+    lastUsedStep: number | null;
+    enabledAt: Date | null;
+  }>;
+  const [session] = results.at(-1) as Array<{ createdAt: Date }>;
+  if (!row || !session) throw new ForbiddenError("Sign in again.");
+  if (options.codeRequired && row.enabledAt === null)
+    throw new ConflictError("2FA is not enabled.");
+  const account = {
+    email: row.email,
+    twoFactorEnabled: row.enabledAt !== null,
+    twoFactorPending: row.secretCiphertext !== null && row.enabledAt === null,
+  };
+  const [accountLimit, ipLimit] = [
+    AUTH_LIMITS.loginPerAccount(ctx.account.name, row.email),
+    AUTH_LIMITS.loginPerIp(ctx.ip),
+  ];
+  const forgive = [clearQuery(db, [accountLimit.key]), refundQuery(db, [ipLimit.key])] as const;
+  if (row.passwordHash) {
+    if (!proof.password) {
+      throw new ValidationError([
+        {
+          path: "json.password",
+          message: "required: this account has a password",
+          code: "required",
+        },
+      ]);
+    }
+    if (!(await verifyPassword(row.passwordHash, proof.password))) {
+      throw new ValidationError([
+        { path: "json.password", message: "is not the current password", code: "wrong_password" },
+      ]);
+    }
+  }
+  const needsCode = options.codeRequired === true;
+  const fresh = session.createdAt.getTime() >= ctx.now.getTime() - REAUTH_FRESH_SECONDS * 1000;
+  let codeProof: SecondFactorProof | undefined;
+  try {
+    if (proof.code && row.enabledAt && row.secretCiphertext) {
+      judgeHits(codeLimits, hits.slice(2), ctx.now);
+      codeProof = await proveSecondFactor(
+        ctx,
+        principal.id,
+        { ...row, secretCiphertext: row.secretCiphertext },
+        proof.code,
+        { allowRecoveryCode: false, secret: "enabled" },
+      );
+    } else if (needsCode) {
+      throw new ValidationError([
+        {
+          path: "json.code",
+          message: "required: a current code from the authenticator",
+          code: "required",
+        },
+      ]);
+    } else if (!row.passwordHash && !fresh) {
+      throw new ForbiddenError(
+        `Confirm it is you: sign in again through your identity provider and retry within ${REAUTH_FRESH_SECONDS / 60} minutes${row.enabledAt ? ", or send a current 2FA code" : ""}.`,
+      );
+    }
+  } catch (error) {
+    // The password was right (or not asked for): its counters are given back all the same.
+    await db.batch(forgive);
+    throw error;
+  }
+  // A code sent where none was checked was no attempt.
+  const unusedCode =
+    proof.code && !codeProof
+      ? [
+          refundQuery(
+            db,
+            codeLimits.map((limit) => limit.key),
+          ),
+        ]
+      : [];
+  return { account, first: [...(codeProof ?? []), ...forgive, ...unusedCode] };
+}

@@ -1,0 +1,148 @@
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { ACCOUNT_KINDS } from "../../../src/security/account-kinds.ts";
+import {
+  authPath,
+  Client,
+  earlyInAStep,
+  KINDS,
+  type Registered,
+  registerAccount,
+  totpCode,
+  uniqueEmail,
+} from "../../support/auth.ts";
+import { withDb } from "../../support/factories.ts";
+import { expectProblem } from "../../support/problem.ts";
+
+const errorCode = (body: Record<string, unknown>) =>
+  (body.errors as Array<{ code: string }> | undefined)?.[0]?.code;
+
+describe.each(KINDS)("%s re-authentication for 2FA changes", (kind) => {
+  const path = authPath(kind);
+
+  /** A second session of the account, to see which changes sign the others out. */
+  const secondSession = async (account: Registered, code?: string) => {
+    const other = new Client();
+    const answer = await other.post(`${path}/login`, {
+      email: account.email,
+      password: account.password,
+      ...(code ? { code } : {}),
+    });
+    expect(await answer.json()).toMatchObject({ requiresTwoFactor: false });
+    expect((await other.get(`${path}/me`)).status).toBe(200);
+    return other;
+  };
+
+  async function withTwoFactorOn(account: Registered) {
+    await earlyInAStep();
+    const setup = await account.client.post(`${path}/2fa/enable`, { password: account.password });
+    const { secret } = (await setup.json()) as { secret: string };
+    const verified = await account.client.post(`${path}/2fa/verify`, {
+      code: await totpCode(secret),
+    });
+    expect(verified.status).toBe(200);
+    const { recoveryCodes } = (await verified.json()) as { recoveryCodes: string[] };
+    return { secret, recoveryCodes };
+  }
+
+  it("asks an account with a password for it before setting 2FA up", async () => {
+    const account = await registerAccount(kind);
+    const enable = (body: object) => account.client.post(`${path}/2fa/enable`, body);
+    const missing = await expectProblem(await enable({}), 400, "VALIDATION_FAILED");
+    expect(errorCode(missing)).toBe("required");
+    const wrong = await expectProblem(
+      await enable({ password: "wrong" }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expect(errorCode(wrong)).toBe("wrong_password");
+    expect((await enable({ password: account.password })).status).toBe(200);
+  });
+
+  it("turning 2FA on ends the account's other sessions", async () => {
+    const account = await registerAccount(kind);
+    const other = await secondSession(account);
+    await withTwoFactorOn(account);
+    await expectProblem(await other.get(`${path}/me`), 401, "UNAUTHORIZED");
+    expect((await account.client.get(`${path}/me`)).status).toBe(200);
+  });
+
+  it("turning 2FA off needs the password and a code, and ends the other sessions", async () => {
+    const account = await registerAccount(kind);
+    const { secret, recoveryCodes } = await withTwoFactorOn(account);
+    const other = await secondSession(account, recoveryCodes[0]);
+    const code = await totpCode(secret, 1);
+    const disable = (body: object) => account.client.post(`${path}/2fa/disable`, body);
+    const wrong = await expectProblem(
+      await disable({ code, password: "wrong" }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expect(errorCode(wrong)).toBe("wrong_password");
+    const noPassword = await expectProblem(await disable({ code }), 400, "VALIDATION_FAILED");
+    expect(errorCode(noPassword)).toBe("required");
+    expect((await disable({ code, password: account.password })).status).toBe(200);
+    await expectProblem(await other.get(`${path}/me`), 401, "UNAUTHORIZED");
+    expect((await account.client.get(`${path}/me`)).status).toBe(200);
+    await expectProblem(await disable({ code, password: account.password }), 409, "CONFLICT");
+  });
+
+  it("replaces the recovery codes: the new ones work, the old ones stop, other sessions end", async () => {
+    const account = await registerAccount(kind);
+    const { secret, recoveryCodes: old } = await withTwoFactorOn(account);
+    const other = await secondSession(account, old[1]);
+    const regenerate = (body: object) => account.client.post(`${path}/2fa/recovery-codes`, body);
+    await expectProblem(await regenerate({ password: account.password }), 400, "VALIDATION_FAILED");
+    const answer = await regenerate({
+      code: await totpCode(secret, 1),
+      password: account.password,
+    });
+    expect(answer.status).toBe(200);
+    const { recoveryCodes } = (await answer.json()) as { recoveryCodes: string[] };
+    expect(recoveryCodes).toHaveLength(10);
+    expect(recoveryCodes.some((code) => old.includes(code))).toBe(false);
+    await expectProblem(await other.get(`${path}/me`), 401, "UNAUTHORIZED");
+    const login = (code: string) =>
+      new Client().post(`${path}/login`, {
+        email: account.email,
+        password: account.password,
+        code,
+      });
+    await expectProblem(await login(old[0] ?? ""), 401, "UNAUTHORIZED");
+    expect((await login(recoveryCodes[0] ?? "")).status).toBe(200);
+  });
+
+  it("answers 409 for new recovery codes while 2FA is off", async () => {
+    const account = await registerAccount(kind);
+    await expectProblem(
+      await account.client.post(`${path}/2fa/recovery-codes`, {
+        code: "123456",
+        password: account.password,
+      }),
+      409,
+      "CONFLICT",
+    );
+  });
+
+  it("lets an account without a password act within 5 minutes of signing in, then asks for a fresh sign-in", async () => {
+    const client = new Client();
+    const start = await client.get(`${path}/oauth/google`);
+    const authorize = new URL(start.headers.get("location") ?? "");
+    authorize.searchParams.set("sub", crypto.randomUUID());
+    authorize.searchParams.set("email", uniqueEmail());
+    const consent = await fetch(authorize, { redirect: "manual" });
+    const callback = new URL(consent.headers.get("location") ?? "");
+    await client.get(`${callback.pathname}${callback.search}`);
+    const me = (await (await client.get(`${path}/me`)).json()) as { id: string };
+    expect((await client.post(`${path}/2fa/enable`, {})).status).toBe(200);
+    // Six minutes later the same session must sign in again.
+    const { sessions } = ACCOUNT_KINDS[kind].auth;
+    await withDb((db) =>
+      db
+        .update(sessions)
+        .set({ createdAt: sql`now() - interval '6 minutes'` })
+        .where(eq(sessions.principalId, me.id)),
+    );
+    await expectProblem(await client.post(`${path}/2fa/enable`, {}), 403, "FORBIDDEN");
+  });
+});
