@@ -32,7 +32,7 @@ export function hitQuery(db: HttpDatabase, limit: Limit, now: Date) {
     .returning({ hits: rateLimits.hits, windowStartedAt: rateLimits.windowStartedAt });
 }
 
-type Hit = Awaited<ReturnType<typeof hitQuery>>;
+export type Hit = Awaited<ReturnType<typeof hitQuery>>;
 
 /** 429 (with Retry-After) when one of the counted hits is over its limit. */
 export function judgeHits(limits: Limit[], hits: Hit[], now: Date): void {
@@ -96,15 +96,68 @@ export const clearQuery = (db: HttpDatabase, keys: string[]) =>
   db.delete(rateLimits).where(inArray(rateLimits.key, keys));
 
 /**
+ * How many failed sign-ins one client network may make against one account in 15 minutes, by how
+ * many the account has had from everywhere in that time: the more an account is guessed at from
+ * many networks, the fewer tries each network gets, down to one. A network that has not failed
+ * against the account (its owner's, usually) always gets its attempt judged: nobody can lock the
+ * owner out, and no one network can guess for long.
+ */
+export function signInAllowance(accountFailures: number): number {
+  if (accountFailures <= 20) return 10;
+  if (accountFailures <= 100) return 3;
+  return 1;
+}
+
+const SIGN_IN_WINDOW_SECONDS = 15 * 60;
+
+/**
+ * The counters of one sign-in attempt (a login, or re-authentication with a password): the
+ * account's failures from everywhere, this network's against the account, and this network's
+ * against every account (50). `email` may be computed by the statement (the signed-in account's,
+ * by its id). Counted before the password is checked; `judge` answers 429 when over; `forgive`
+ * gives a right password's attempt back (the account-wide count by one only: an owner's success
+ * must not wipe what an attacker spent).
+ */
+export function signInLimits(kind: string, email: string | SQL, ip: string) {
+  const network = clientNetwork(ip);
+  const keyOf = (suffix: string): Pick<Limit, "key" | "keySql"> =>
+    typeof email === "string"
+      ? { key: `login:${kind}:account:${email}${suffix}` }
+      : {
+          key: `login:${kind}:account:?${suffix}`,
+          keySql: sql`${`login:${kind}:account:`} || ${email} || ${suffix}`,
+        };
+  const limits: [Limit, Limit, Limit] = [
+    { ...keyOf(""), max: Number.MAX_SAFE_INTEGER, windowSeconds: SIGN_IN_WINDOW_SECONDS },
+    { ...keyOf(`:net:${network}`), max: 10, windowSeconds: SIGN_IN_WINDOW_SECONDS },
+    AUTH_LIMITS.loginPerIp(ip),
+  ];
+  return {
+    limits,
+    judge(hits: Hit[], now: Date) {
+      const accountFailures = hits[0]?.[0]?.hits ?? 0;
+      const [, perNetwork, perIp] = limits;
+      judgeHits(
+        [{ ...perNetwork, max: signInAllowance(accountFailures) }, perIp],
+        [hits[1] ?? [], hits[2] ?? []],
+        now,
+      );
+    },
+    forgive(db: HttpDatabase, knownEmail: string) {
+      const known = signInLimits(kind, knownEmail, ip).limits;
+      return [
+        refundQuery(db, [known[0].key, known[2].key]),
+        clearQuery(db, [known[1].key]),
+      ] as const;
+    },
+  };
+}
+
+/**
  * The abuse limits of the auth flows (per account and per client network: an IPv4 address, an
  * IPv6 /64; see client-network.ts).
  */
 export const AUTH_LIMITS = {
-  loginPerAccount: (kind: string, email: string): Limit => ({
-    key: `login:${kind}:account:${email}`,
-    max: 10,
-    windowSeconds: 15 * 60,
-  }),
   loginPerIp: (ip: string): Limit => ({
     key: `login:ip:${clientNetwork(ip)}`,
     max: 50,

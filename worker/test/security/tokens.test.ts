@@ -4,9 +4,11 @@ import { eq } from "drizzle-orm";
 import { exportJWK, exportSPKI, generateKeyPair, type JWTPayload, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import type { Bindings } from "../../src/env.ts";
+import { REFRESH_GRACE_SECONDS } from "../../src/security/sessions.ts";
 import { authPath, Client, KINDS, type Registered, registerAccount } from "../support/auth.ts";
 import { withDb } from "../support/factories.ts";
 import { expectProblem } from "../support/problem.ts";
+import { ageRotation } from "../support/sessions.ts";
 
 // alg: none, a tampered payload, another HMAC key, an expired token and a refresh token in the
 // access cookie are in the guard matrix (support/guard-matrix.ts), run against every protected
@@ -105,7 +107,9 @@ describe.each(KINDS)("%s refresh token stolen and used first by another client",
     expect((await thief.post(`${path}/refresh`, undefined, ua)).status).toBe(200);
     expect((await thief.get(`${path}/me`, ua)).status).toBe(200);
 
-    // The victim still holds the rotated-away token: using it is the reuse that gives it away.
+    // The victim still holds the rotated-away token: once the two-tab grace of that rotation has
+    // passed (REFRESH_GRACE_SECONDS), using it is the reuse that gives it away.
+    await ageRotation(kind, victim.id, REFRESH_GRACE_SECONDS + 1);
     await expectProblem(await victim.client.post(`${path}/refresh`), 401, "UNAUTHORIZED");
     for (const client of [thief, victim.client]) {
       await expectProblem(await client.get(`${path}/me`, ua), 401, "UNAUTHORIZED");

@@ -5,14 +5,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { ConflictError, ForbiddenError, ValidationError } from "../../errors/app-error.ts";
 import { verifyPassword } from "../../security/password.ts";
 import type { Principal } from "../../security/principal.ts";
-import {
-  AUTH_LIMITS,
-  clearQuery,
-  hitQuery,
-  judgeHits,
-  type Limit,
-  refundQuery,
-} from "../../security/rate-limit.ts";
+import { hitQuery, judgeHits, refundQuery, signInLimits } from "../../security/rate-limit.ts";
 import type { AuthContext } from "./shared.ts";
 import {
   proveSecondFactor,
@@ -59,13 +52,12 @@ export async function reauthenticate(
   const { db } = ctx;
   const { principals, auth } = ctx.account;
   const emailOf = sql`(select ${principals.email} from ${principals} where ${principals.id} = ${principal.id})`;
-  const loginLimits: Limit[] = [
-    {
-      ...AUTH_LIMITS.loginPerAccount(ctx.account.name, "?"),
-      keySql: sql`${`login:${ctx.account.name}:account:`} || coalesce(${emailOf}, ${principal.id})`,
-    },
-    AUTH_LIMITS.loginPerIp(ctx.ip),
-  ];
+  const signInCounters = signInLimits(
+    ctx.account.name,
+    sql`coalesce(${emailOf}, ${principal.id})`,
+    ctx.ip,
+  );
+  const loginLimits = signInCounters.limits;
   const codeLimits = proof.code ? secondFactorLimits(ctx, principal.id) : [];
   const limits = [...loginLimits, ...codeLimits];
   const results = (await db.batch([
@@ -87,7 +79,7 @@ export async function reauthenticate(
       .where(eq(auth.sessions.id, principal.sessionId)),
   ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]])) as unknown[];
   const hits = results.slice(0, limits.length) as Parameters<typeof judgeHits>[1];
-  judgeHits(loginLimits, hits.slice(0, 2), ctx.now);
+  signInCounters.judge(hits.slice(0, loginLimits.length), ctx.now);
   const [row] = results.at(-2) as Array<{
     email: string;
     passwordHash: string | null;
@@ -104,11 +96,7 @@ export async function reauthenticate(
     twoFactorEnabled: row.enabledAt !== null,
     twoFactorPending: row.secretCiphertext !== null && row.enabledAt === null,
   };
-  const [accountLimit, ipLimit] = [
-    AUTH_LIMITS.loginPerAccount(ctx.account.name, row.email),
-    AUTH_LIMITS.loginPerIp(ctx.ip),
-  ];
-  const forgive = [clearQuery(db, [accountLimit.key]), refundQuery(db, [ipLimit.key])] as const;
+  const forgive = signInCounters.forgive(db, row.email);
   if (row.passwordHash) {
     if (!proof.password) {
       throw new ValidationError([
@@ -130,7 +118,7 @@ export async function reauthenticate(
   let codeProof: SecondFactorProof | undefined;
   try {
     if (proof.code && row.enabledAt && row.secretCiphertext) {
-      judgeHits(codeLimits, hits.slice(2), ctx.now);
+      judgeHits(codeLimits, hits.slice(loginLimits.length), ctx.now);
       codeProof = await proveSecondFactor(
         ctx,
         principal.id,

@@ -6,6 +6,7 @@ import {
   registerAccount,
   strongPassword,
   uniqueEmail,
+  uniqueIp,
   uniqueName,
 } from "../../support/auth.ts";
 import { expectProblem } from "../../support/problem.ts";
@@ -13,25 +14,51 @@ import { expectProblem } from "../../support/problem.ts";
 describe.each(KINDS)("%s abuse limits", (kind) => {
   const path = authPath(kind);
 
-  it("locks an account's sign-in after 10 failures, even with the right password, for every address", async () => {
+  it("stops a network after 10 failures against an account, even with the right password, but never the owner on another network", async () => {
     const { email, password } = await registerAccount(kind);
+    const attacker = uniqueIp();
     for (let i = 0; i < 10; i++) {
       await expectProblem(
-        await new Client().post(`${path}/login`, { email, password: `wrong-${i}` }),
+        await new Client(attacker).post(`${path}/login`, { email, password: `wrong-${i}` }),
         401,
         "UNAUTHORIZED",
       );
     }
-    const limited = await new Client().post(`${path}/login`, { email, password });
+    const limited = await new Client(attacker).post(`${path}/login`, { email, password });
     await expectProblem(limited, 429, "RATE_LIMITED");
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(800);
+    // The owner, elsewhere, signs in.
+    expect((await new Client().post(`${path}/login`, { email, password })).status).toBe(200);
+  });
+
+  it("gives each network fewer tries as an account is guessed at from many, and still lets a clean network in", async () => {
+    const { email, password } = await registerAccount(kind);
+    const networks = Array.from({ length: 7 }, () => uniqueIp());
+    // 21 failures from 7 networks (3 each): past 20, each network gets 3 tries in 15 minutes.
+    for (const ip of networks) {
+      for (let i = 0; i < 3; i++) {
+        const guess = await new Client(ip).post(`${path}/login`, { email, password: `x${i}` });
+        expect(guess.status).toBe(401);
+      }
+    }
+    const fourth = await new Client(networks[0]).post(`${path}/login`, { email, password });
+    await expectProblem(fourth, 429, "RATE_LIMITED");
+    // A network that has not failed against the account is judged: the owner signs in.
+    expect((await new Client().post(`${path}/login`, { email, password })).status).toBe(200);
+    // That success gives back only the owner's own attempt: the guessers' count stands.
+    await expectProblem(
+      await new Client(networks[1]).post(`${path}/login`, { email, password: "x3" }),
+      429,
+      "RATE_LIMITED",
+    );
   });
 
   it("counts guesses sent in parallel before judging them (no burst slips under the limit)", async () => {
     const { email } = await registerAccount(kind);
+    const attacker = uniqueIp();
     const guesses = await Promise.all(
       Array.from({ length: 25 }, (_, i) =>
-        new Client().post(`${path}/login`, { email, password: `wrong-${i}` }),
+        new Client(attacker).post(`${path}/login`, { email, password: `wrong-${i}` }),
       ),
     );
     const statuses = guesses.map((r) => r.status);

@@ -1,6 +1,4 @@
-import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { ACCOUNT_KINDS, type PrincipalKind } from "../../../src/security/account-kinds.ts";
 import { REFRESH_GRACE_SECONDS } from "../../../src/security/sessions.ts";
 import {
   authPath,
@@ -11,19 +9,8 @@ import {
   uniqueEmail,
   uniqueName,
 } from "../../support/auth.ts";
-import { withDb } from "../../support/factories.ts";
 import { expectProblem } from "../../support/problem.ts";
-
-/** Moves the last rotation of the account's sessions `seconds` into the past. */
-async function ageRotation(kind: PrincipalKind, principalId: string, seconds: number) {
-  const { sessions } = ACCOUNT_KINDS[kind].auth;
-  await withDb((db) =>
-    db
-      .update(sessions)
-      .set({ refreshedAt: sql`now() - make_interval(secs => ${seconds})` })
-      .where(eq(sessions.principalId, principalId)),
-  );
-}
+import { ageRotation } from "../../support/sessions.ts";
 
 describe.each(KINDS)("%s sessions", (kind) => {
   const path = authPath(kind);

@@ -39,7 +39,7 @@ export function passwordRoutes(kind: AccountKind) {
     ...signedIn(kind.name),
     summary: "Change the password",
     description:
-      "Needs the current password. A wrong one counts as a failed sign-in (the login limits: 10 per account and 50 per client network in 15 minutes, then 429) and answers 400 with `errors[0].code` = `wrong_password`. The new password follows the registration rules and must differ from the current one (`same_password`). On success every other session of the account ends (the caller's stays) and a notice is mailed to the account's address. 409 for an account that signs in only through an identity provider (it has no password; `password/forgot` sets one).",
+      "Needs the current password. A wrong one counts as a failed sign-in (the login limits, per client network: see login; then 429) and answers 400 with `errors[0].code` = `wrong_password`. The new password follows the registration rules and must differ from the current one (`same_password`). On success every other session of the account ends (the caller's stays) and a notice is mailed to the account's address. 409 for an account that signs in only through an identity provider (it has no password; `password/forgot` sets one).",
     request: jsonBody(ChangePasswordBody),
     responses: {
       200: json(MessageDto, "Changed."),

@@ -6,11 +6,10 @@ import { hashPassword, verifyPassword } from "../../../security/password.ts";
 import type { Principal } from "../../../security/principal.ts";
 import {
   AUTH_LIMITS,
-  clearQuery,
+  type Hit,
   hitLimits,
   hitQuery,
-  judgeHits,
-  refundQuery,
+  signInLimits,
 } from "../../../security/rate-limit.ts";
 import type { AuthContext } from "../shared.ts";
 
@@ -143,21 +142,22 @@ export async function changePassword(
 ) {
   const { db } = ctx;
   const { principals, auth } = ctx.account;
-  // The login limit of the account is keyed by its email, read in the same statement.
-  const accountKey = sql`${`login:${ctx.account.name}:account:`} || coalesce((select ${principals.email} from ${principals} where ${principals.id} = ${principal.id}), ${principal.id})`;
-  const limits = [
-    { ...AUTH_LIMITS.loginPerAccount(ctx.account.name, "?"), keySql: accountKey },
-    AUTH_LIMITS.loginPerIp(ctx.ip),
-  ];
-  const [accountHit, ipHit, rows] = await db.batch([
-    hitQuery(db, limits[0] as (typeof limits)[0], ctx.now),
-    hitQuery(db, limits[1] as (typeof limits)[1], ctx.now),
+  // The sign-in limits of the account are keyed by its email, read in the same statement.
+  const emailOf = sql`coalesce((select ${principals.email} from ${principals} where ${principals.id} = ${principal.id}), ${principal.id})`;
+  const counters = signInLimits(ctx.account.name, emailOf, ctx.ip);
+  const results = await db.batch([
+    ...(counters.limits.map((limit) => hitQuery(db, limit, ctx.now)) as [
+      ReturnType<typeof hitQuery>,
+      ReturnType<typeof hitQuery>,
+      ReturnType<typeof hitQuery>,
+    ]),
     db
       .select({ email: principals.email, passwordHash: principals.passwordHash })
       .from(principals)
       .where(eq(principals.id, principal.id)),
   ]);
-  judgeHits(limits, [accountHit, ipHit], ctx.now);
+  const rows = results[3];
+  counters.judge(results.slice(0, 3) as Hit[], ctx.now);
   const [row] = rows;
   if (!row) throw new ConflictError("The account no longer exists.");
   if (!row.passwordHash) {
@@ -186,8 +186,7 @@ export async function changePassword(
   const passwordHash = await hashPassword(input.newPassword);
   const { sessions } = auth;
   const [, , changed] = await db.batch([
-    clearQuery(db, [AUTH_LIMITS.loginPerAccount(ctx.account.name, row.email).key]),
-    refundQuery(db, [AUTH_LIMITS.loginPerIp(ctx.ip).key]),
+    ...counters.forgive(db, row.email),
     // Only over the password just checked: of two changes at once, the second changes nothing.
     db
       .update(principals)

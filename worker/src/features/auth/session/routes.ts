@@ -53,7 +53,7 @@ export function sessionRoutes(kind: AccountKind) {
     path: "/login",
     tags,
     summary: "Sign in",
-    description: `${COOKIES} For an account with 2FA, the first answer is \`{requiresTwoFactor: true}\` without cookies; send the same body again with \`code\`. Failed sign-ins are limited per account (10 per 15 min) and per client network (50 per 15 min; an IPv4 address, an IPv6 /64): then 429 with Retry-After.`,
+    description: `${COOKIES} For an account with 2FA, the first answer is \`{requiresTwoFactor: true}\` without cookies; send the same body again with \`code\`. Failed sign-ins are limited per client network (an IPv4 address, an IPv6 /64): 50 per 15 minutes in all, and against one account 10 per 15 minutes, fewer (3, then 1) once that account has had more than 20 (then 100) failures from everywhere; then 429 with Retry-After. A network with no failures against the account is always judged, so guessing never locks the owner out; the answers are the same whether the account exists or not.`,
     request: jsonBody(LoginBody),
     responses: {
       200: json(LoginAnswer, "Signed in, or the second factor is needed."),

@@ -6,12 +6,12 @@ import type { SessionTokens } from "../../../security/cookies.ts";
 import { hashPassword, spendVerifyTime, verifyPassword } from "../../../security/password.ts";
 import {
   AUTH_LIMITS,
-  clearQuery,
+  type Hit,
   hitLimits,
   hitQuery,
   judgeHits,
-  type Limit,
   refundQuery,
+  signInLimits,
 } from "../../../security/rate-limit.ts";
 import { sessionInsert, signSessionTokens } from "../../../security/sessions.ts";
 import type { AuthContext } from "../shared.ts";
@@ -131,10 +131,8 @@ export interface LoginInput {
 export async function login(ctx: AuthContext, input: LoginInput): Promise<LoginResult> {
   const { db } = ctx;
   const { principals, auth } = ctx.account;
-  const loginLimits = [
-    AUTH_LIMITS.loginPerAccount(ctx.account.name, input.email),
-    AUTH_LIMITS.loginPerIp(ctx.ip),
-  ];
+  const signInCounters = signInLimits(ctx.account.name, input.email, ctx.ip);
+  const loginLimits = signInCounters.limits;
   // A code counts against the code limits of the account, found by its email in the same
   // statement (an unknown email counts against a key of its own, given back below like any
   // attempt whose password is wrong).
@@ -163,7 +161,7 @@ export async function login(ctx: AuthContext, input: LoginInput): Promise<LoginR
         .where(eq(principals.email, input.email)),
     ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]])) as unknown[],
   );
-  judgeHits(loginLimits, hits.slice(0, 2) as Parameters<typeof judgeHits>[1], ctx.now);
+  signInCounters.judge(hits.slice(0, loginLimits.length) as Hit[], ctx.now);
   const [row] = account as Array<{
     id: string;
     passwordHash: string | null;
@@ -185,8 +183,7 @@ export async function login(ctx: AuthContext, input: LoginInput): Promise<LoginR
     throw new UnauthorizedError("The email or the password is wrong.");
   }
   // The password was right: not a failed sign-in, whatever the second factor says.
-  const [accountLimit, ipLimit] = loginLimits as [Limit, Limit];
-  const forgive = [clearQuery(db, [accountLimit.key]), refundQuery(db, [ipLimit.key])] as const;
+  const forgive = signInCounters.forgive(db, input.email);
   if (row.enabledAt && row.secretCiphertext) {
     if (!input.code) {
       await db.batch(forgive);
@@ -194,7 +191,7 @@ export async function login(ctx: AuthContext, input: LoginInput): Promise<LoginR
     }
     let proof: SecondFactorProof;
     try {
-      judgeHits(codeLimits, hits.slice(2) as Parameters<typeof judgeHits>[1], ctx.now);
+      judgeHits(codeLimits, hits.slice(loginLimits.length) as Hit[], ctx.now);
       proof = await proveSecondFactor(
         ctx,
         row.id,
