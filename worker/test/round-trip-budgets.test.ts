@@ -381,6 +381,23 @@ const BUDGETS: Record<string, Budget> = {
   ...authBudgets("user"),
   ...authBudgets("artist"),
   "GET /api/v1/users/me": { trips: 1, prepare: async () => get("/api/v1/users/me", await user()) },
+  "GET /api/v1/users/me/export": {
+    trips: 1,
+    prepare: async () => get("/api/v1/users/me/export", await user()),
+  },
+  "DELETE /api/v1/users/me": {
+    trips: 2,
+    why: "re-authentication: the sign-in limits counted with the account read; then (after the password hash) the counters given back, the covers to remove read and the account deleted in one batch",
+    prepare: async () => {
+      const account = await registerAccount("user");
+      return {
+        client: account.client,
+        method: "DELETE",
+        path: "/api/v1/users/me",
+        json: { password: account.password },
+      };
+    },
+  },
   "GET /api/v1/artists/me/following": {
     trips: 1,
     prepare: async () => get("/api/v1/artists/me/following", await user()),

@@ -58,6 +58,15 @@ const CurrentPassword = z.string().min(1).max(128).optional().openapi({
     "The account's current password: required when the account has one (re-authentication).",
 });
 export const ReauthBody = z.object({ password: CurrentPassword }).openapi("ReauthRequest");
+export const ReauthWithOptionalCodeBody = z
+  .object({
+    password: CurrentPassword,
+    code: TotpCode.optional().openapi({
+      description:
+        "A current TOTP code: how an account without a password that has 2FA proves itself.",
+    }),
+  })
+  .openapi("ReauthOrCodeRequest");
 export const ReauthWithCodeBody = z
   .object({ code: TotpCode, password: CurrentPassword })
   .openapi("ReauthWithCodeRequest");

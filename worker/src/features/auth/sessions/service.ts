@@ -16,11 +16,16 @@ export interface SessionView {
 
 /** The account's live sessions, the most recently used first (one round trip). */
 export async function listSessions(ctx: AuthContext, principal: Principal): Promise<SessionView[]> {
+  return toSessionViews(await sessionsQuery(ctx, principal), principal);
+}
+
+/** The query of `listSessions`, to send in a batch. */
+export function sessionsQuery(ctx: AuthContext, principal: Principal) {
   const { sessions } = ctx.account.auth;
   const lastUsed = sql<Date>`coalesce(${sessions.refreshedAt}, ${sessions.createdAt})`.mapWith(
     sessions.createdAt,
   );
-  const rows = await ctx.db
+  return ctx.db
     .select({
       id: sessions.id,
       createdAt: sessions.createdAt,
@@ -30,6 +35,12 @@ export async function listSessions(ctx: AuthContext, principal: Principal): Prom
     .from(sessions)
     .where(and(eq(sessions.principalId, principal.id), gt(sessions.expiresAt, ctx.now)))
     .orderBy(desc(lastUsed), desc(sessions.id));
+}
+
+export function toSessionViews(
+  rows: Awaited<ReturnType<typeof sessionsQuery>>,
+  principal: Principal,
+): SessionView[] {
   return rows.map((row) => ({
     id: row.id,
     createdAt: row.createdAt.toISOString(),

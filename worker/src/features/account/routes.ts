@@ -1,0 +1,86 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { problemResponses } from "../../openapi/problem-responses.ts";
+import { json, jsonBody, newRouter } from "../../openapi/router.ts";
+import { ACCOUNT_KINDS, bindAccount } from "../../security/account-kinds.ts";
+import { clearSessionCookies } from "../../security/cookies.ts";
+import { signedIn } from "../../security/guard.ts";
+import { REAUTH_RULES } from "../auth/reauth.ts";
+import { ReauthWithOptionalCodeBody, SessionDto } from "../auth/schema.ts";
+import { deleteUser, exportUser } from "./service.ts";
+
+const kind = ACCOUNT_KINDS.user;
+
+const At = z.iso.datetime();
+const UserExport = z
+  .object({
+    exportedAt: At,
+    account: z
+      .object({
+        id: z.uuid(),
+        username: z.string(),
+        email: z.string(),
+        emailVerifiedAt: At.nullable(),
+        createdAt: At,
+        updatedAt: At,
+        twoFactorEnabled: z.boolean(),
+      })
+      .nullable(),
+    sessions: z.array(SessionDto),
+    history: z.array(z.object({ trackId: z.uuid(), listenedAt: At })),
+    playlists: z.array(
+      z.object({
+        id: z.uuid(),
+        title: z.string(),
+        description: z.string(),
+        isPublic: z.boolean(),
+        cover: z.string().nullable(),
+        tracks: z.array(z.object({ trackId: z.uuid(), position: z.number().int(), addedAt: At })),
+      }),
+    ),
+    likedPlaylists: z.array(z.uuid()),
+    likedArtists: z.array(z.object({ artistId: z.uuid(), at: At })),
+    follows: z.array(z.object({ artistId: z.uuid(), at: At })),
+  })
+  .openapi("UserExport");
+
+const remove = createRoute({
+  method: "delete",
+  path: "/me",
+  tags: [kind.tag],
+  ...signedIn("user"),
+  summary: "Delete the account",
+  description: `Deletes the listener's account and everything personal with it at once: sessions (every one of them ends), 2FA, history, likes, follows, playlists and their covers. It cannot be undone. ${REAUTH_RULES} The cookies are cleared.`,
+  request: jsonBody(ReauthWithOptionalCodeBody),
+  responses: {
+    204: { description: "Deleted." },
+    ...problemResponses(400, 401, 403, 429),
+  },
+});
+
+const exported = createRoute({
+  method: "get",
+  path: "/me/export",
+  tags: [kind.tag],
+  ...signedIn("user"),
+  summary: "Everything the service holds about you",
+  description:
+    "The account (never its password hash, 2FA secret or recovery codes: the service holds those only sealed or one-way), its sessions, the whole listening history, playlists with their tracks, likes and follows, as one JSON document (GDPR articles 15 and 20). Answered as an attachment, never cached.",
+  responses: {
+    200: json(UserExport, "The data."),
+    ...problemResponses(401, 403),
+  },
+});
+
+export const userAccountRoutes = newRouter()
+  .openapi(remove, async (c) => {
+    const ctx = bindAccount(c.var.deps, kind);
+    await deleteUser(ctx, c.var.deps.principal, c.req.valid("json"));
+    clearSessionCookies(c, ctx);
+    return c.body(null, 204);
+  })
+  .openapi(exported, async (c) => {
+    const ctx = bindAccount(c.var.deps, kind);
+    c.header("cache-control", "no-store");
+    c.header("content-disposition", 'attachment; filename="edge-music-export.json"');
+    return c.json(await exportUser(ctx, c.var.deps.principal), 200);
+  });

@@ -1,0 +1,150 @@
+// Leaving the service and taking one's data along (GDPR articles 15, 17 and 20), for listeners.
+import {
+  artistLikes,
+  follows,
+  listeningHistory,
+  playlistLikes,
+  playlists,
+  playlistTracks,
+  users,
+  userTwoFactor,
+} from "@edge-music/db";
+import { asc, eq, inArray } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { discardImages } from "../../images/replace.ts";
+import type { RequestDeps } from "../../request-deps.ts";
+import type { Principal } from "../../security/principal.ts";
+import { type ReauthProof, reauthenticate } from "../auth/reauth.ts";
+import { sessionsQuery, toSessionViews } from "../auth/sessions/service.ts";
+import type { AuthContext } from "../auth/shared.ts";
+import { withSecondFactor } from "../auth/two-factor/second-factor.ts";
+
+/**
+ * Deletes the listener's account after re-authentication, in one batch with the check's proof:
+ * the account and, by the schema's cascades, its sessions, 2FA, reset links, identity links,
+ * history, likes, follows and playlists with their entries. The playlists' cover objects are
+ * deleted after the response.
+ */
+export async function deleteUser(
+  ctx: AuthContext & Pick<RequestDeps, "storage">,
+  principal: Principal,
+  proof: ReauthProof,
+) {
+  const { first } = await reauthenticate(ctx, principal, proof);
+  const { db } = ctx;
+  const results = (await withSecondFactor(() =>
+    db.batch([
+      ...first,
+      db
+        .select({ cover: playlists.cover })
+        .from(playlists)
+        .where(eq(playlists.userId, principal.id)),
+      db.delete(users).where(eq(users.id, principal.id)).returning({ id: users.id }),
+    ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]]),
+  )) as unknown[];
+  const covers = results.at(-2) as Array<{ cover: string | null }>;
+  ctx.waitUntil(
+    discardImages(
+      ctx,
+      covers.map((row) => row.cover),
+      { userId: principal.id },
+    ),
+  );
+}
+
+/**
+ * Everything the service holds about the listener, in one round trip: the account (without its
+ * password hash, 2FA secret or recovery codes, which are kept only as one-way or sealed values),
+ * its sessions, listening history, playlists with their tracks, likes and follows.
+ */
+export async function exportUser(ctx: AuthContext, principal: Principal) {
+  const { db } = ctx;
+  const own = db
+    .select({ id: playlists.id })
+    .from(playlists)
+    .where(eq(playlists.userId, principal.id));
+  const [
+    accounts,
+    factors,
+    history,
+    lists,
+    entries,
+    likedPlaylists,
+    likedArtists,
+    followed,
+    sessionRows,
+  ] = await db.batch([
+    db
+      .select({
+        id: users.id,
+        username: users.username,
+        email: users.email,
+        emailVerifiedAt: users.emailVerifiedAt,
+        createdAt: users.createdAt,
+        updatedAt: users.updatedAt,
+      })
+      .from(users)
+      .where(eq(users.id, principal.id)),
+    db
+      .select({ enabledAt: userTwoFactor.enabledAt })
+      .from(userTwoFactor)
+      .where(eq(userTwoFactor.principalId, principal.id)),
+    db
+      .select({ trackId: listeningHistory.trackId, listenedAt: listeningHistory.listenedAt })
+      .from(listeningHistory)
+      .where(eq(listeningHistory.userId, principal.id))
+      .orderBy(asc(listeningHistory.listenedAt)),
+    db.select().from(playlists).where(eq(playlists.userId, principal.id)),
+    db
+      .select()
+      .from(playlistTracks)
+      .where(inArray(playlistTracks.playlistId, own))
+      .orderBy(asc(playlistTracks.playlistId), asc(playlistTracks.position)),
+    db
+      .select({ playlistId: playlistLikes.playlistId })
+      .from(playlistLikes)
+      .where(eq(playlistLikes.userId, principal.id)),
+    db
+      .select({ artistId: artistLikes.artistId, at: artistLikes.createdAt })
+      .from(artistLikes)
+      .where(eq(artistLikes.userId, principal.id)),
+    db
+      .select({ artistId: follows.artistId, at: follows.createdAt })
+      .from(follows)
+      .where(eq(follows.userId, principal.id)),
+    sessionsQuery(ctx, principal),
+  ]);
+  const [account] = accounts;
+  const sessions = toSessionViews(sessionRows, principal);
+  return {
+    exportedAt: ctx.now.toISOString(),
+    account: account
+      ? {
+          ...account,
+          emailVerifiedAt: account.emailVerifiedAt?.toISOString() ?? null,
+          createdAt: account.createdAt.toISOString(),
+          updatedAt: account.updatedAt.toISOString(),
+          twoFactorEnabled: Boolean(factors[0]?.enabledAt),
+        }
+      : null,
+    sessions,
+    history: history.map((h) => ({ trackId: h.trackId, listenedAt: h.listenedAt.toISOString() })),
+    playlists: lists.map((p) => ({
+      id: p.id,
+      title: p.title,
+      description: p.description,
+      isPublic: p.isPublic,
+      cover: p.cover,
+      tracks: entries
+        .filter((e) => e.playlistId === p.id)
+        .map((e) => ({
+          trackId: e.trackId,
+          position: e.position,
+          addedAt: e.addedAt.toISOString(),
+        })),
+    })),
+    likedPlaylists: likedPlaylists.map((l) => l.playlistId),
+    likedArtists: likedArtists.map((l) => ({ artistId: l.artistId, at: l.at.toISOString() })),
+    follows: followed.map((f) => ({ artistId: f.artistId, at: f.at.toISOString() })),
+  };
+}

@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import {
+  authPath,
+  Client,
+  registerAccount,
+  strongPassword,
+  uniqueEmail,
+  uniqueName,
+} from "../support/auth.ts";
+import { insertArtist, insertTrack } from "../support/factories.ts";
+import { expectProblem } from "../support/problem.ts";
+
+const path = authPath("user");
+
+/** A listener with something of everything: a playlist with a track, a listen, a like, a follow. */
+async function busyListener() {
+  const account = await registerAccount("user");
+  const artist = await insertArtist();
+  const track = await insertTrack(artist.id);
+  const created = await account.client.post("/api/v1/playlists", {
+    title: "Mine",
+    isPublic: false,
+  });
+  const playlist = (await created.json()) as { id: string };
+  expect(
+    (await account.client.post(`/api/v1/playlists/${playlist.id}/tracks`, { trackIds: [track.id] }))
+      .status,
+  ).toBe(200);
+  expect((await account.client.post(`/api/v1/history/tracks/${track.id}`)).status).toBe(201);
+  expect((await account.client.post(`/api/v1/artists/${artist.id}/follow`)).status).toBe(200);
+  expect((await account.client.post(`/api/v1/artists/${artist.id}/like`)).status).toBe(200);
+  return { account, artist, track, playlist };
+}
+
+describe("GET /api/v1/users/me/export", () => {
+  it("answers everything held about the listener, and no secret", async () => {
+    const { account, artist, track, playlist } = await busyListener();
+    const answer = await account.client.get("/api/v1/users/me/export");
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-disposition")).toMatch(/^attachment; filename=/);
+    expect(answer.headers.get("cache-control")).toBe("no-store");
+    const text = await answer.text();
+    const data = JSON.parse(text);
+    expect(data.account).toMatchObject({
+      id: account.id,
+      email: account.email,
+      twoFactorEnabled: false,
+    });
+    expect(data.sessions).toHaveLength(1);
+    expect(data.history.map((h: { trackId: string }) => h.trackId)).toEqual([track.id]);
+    expect(data.playlists).toEqual([
+      expect.objectContaining({
+        id: playlist.id,
+        tracks: [expect.objectContaining({ trackId: track.id, position: 0 })],
+      }),
+    ]);
+    expect(data.follows.map((f: { artistId: string }) => f.artistId)).toEqual([artist.id]);
+    expect(data.likedArtists.map((f: { artistId: string }) => f.artistId)).toEqual([artist.id]);
+    for (const secret of [
+      "passwordHash",
+      "password_hash",
+      "secretCiphertext",
+      "codeHash",
+      "argon2",
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+    await expectProblem(await new Client().get("/api/v1/users/me/export"), 401, "UNAUTHORIZED");
+  });
+});
+
+describe("DELETE /api/v1/users/me", () => {
+  it("needs the password, then removes the account and everything personal at once", async () => {
+    const { account, playlist } = await busyListener();
+    const other = new Client();
+    await other.post(`${path}/login`, { email: account.email, password: account.password });
+    const wrong = await account.client.request("DELETE", "/api/v1/users/me", { password: "nope" });
+    await expectProblem(wrong, 400, "VALIDATION_FAILED");
+    await expectProblem(
+      await account.client.request("DELETE", "/api/v1/users/me", {}),
+      400,
+      "VALIDATION_FAILED",
+    );
+    const gone = await account.client.request("DELETE", "/api/v1/users/me", {
+      password: account.password,
+    });
+    expect(gone.status).toBe(204);
+    expect(gone.headers.getSetCookie().join("\n")).toMatch(/access_token=;.*Max-Age=0/);
+    for (const client of [account.client, other]) {
+      await expectProblem(await client.get(`${path}/me`), 401, "UNAUTHORIZED");
+    }
+    await expectProblem(
+      await new Client().post(`${path}/login`, {
+        email: account.email,
+        password: account.password,
+      }),
+      401,
+      "UNAUTHORIZED",
+    );
+    const anyone = await registerAccount("user");
+    await expectProblem(
+      await anyone.client.get(`/api/v1/playlists/${playlist.id}`),
+      404,
+      "NOT_FOUND",
+    );
+    // The address and the name are free again.
+    const again = await new Client().post(`${path}/register`, {
+      username: uniqueName(),
+      email: account.email,
+      password: strongPassword(),
+    });
+    expect(again.status).toBe(201);
+  });
+
+  it("lets an account without a password leave within 5 minutes of signing in", async () => {
+    const client = new Client();
+    const start = await client.get(`${path}/oauth/google`);
+    const authorize = new URL(start.headers.get("location") ?? "");
+    authorize.searchParams.set("sub", crypto.randomUUID());
+    authorize.searchParams.set("email", uniqueEmail());
+    const consent = await fetch(authorize, { redirect: "manual" });
+    const callback = new URL(consent.headers.get("location") ?? "");
+    await client.get(`${callback.pathname}${callback.search}`);
+    expect((await client.request("DELETE", "/api/v1/users/me", {})).status).toBe(204);
+    await expectProblem(await client.get(`${path}/me`), 401, "UNAUTHORIZED");
+  });
+});
