@@ -5,7 +5,7 @@ import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "./app-env.ts";
 import { NotFoundError } from "./errors/app-error.ts";
 import { onError } from "./errors/on-error.ts";
-import { userAccountRoutes } from "./features/account/routes.ts";
+import { artistAccountRoutes, userAccountRoutes } from "./features/account/routes.ts";
 import { albumRoutes } from "./features/albums/routes.ts";
 import { artistRoutes } from "./features/artists/index.ts";
 import { authRoutes, meRoutes } from "./features/auth/index.ts";
@@ -42,6 +42,7 @@ export function createApp() {
   app.route(`${API_PREFIX}/artists/auth`, authRoutes(ACCOUNT_KINDS.artist));
   app.route(`${API_PREFIX}/users`, meRoutes(ACCOUNT_KINDS.user));
   app.route(`${API_PREFIX}/users`, userAccountRoutes);
+  app.route(`${API_PREFIX}/artists`, artistAccountRoutes);
   app.route(`${API_PREFIX}/artists`, artistRoutes);
   app.route(`${API_PREFIX}/playlists`, playlistRoutes);
   app.route(`${API_PREFIX}/history`, historyRoutes);

@@ -381,6 +381,10 @@ const BUDGETS: Record<string, Budget> = {
   ...authBudgets("user"),
   ...authBudgets("artist"),
   "GET /api/v1/users/me": { trips: 1, prepare: async () => get("/api/v1/users/me", await user()) },
+  "GET /api/v1/artists/me/export": {
+    trips: 1,
+    prepare: async () => get("/api/v1/artists/me/export", (await registerAccount("artist")).client),
+  },
   "GET /api/v1/users/me/export": {
     trips: 1,
     prepare: async () => get("/api/v1/users/me/export", await user()),
@@ -430,11 +434,17 @@ const BUDGETS: Record<string, Budget> = {
     },
   },
   "DELETE /api/v1/artists/{id}": {
-    trips: 1,
+    trips: 2,
+    why: "re-authentication: the sign-in limits counted with the account read; then (after the password hash) the counters given back, what the rows point at in storage read and the account deleted in one batch",
     prepare: async () => {
       const artist = await registerAccount("artist");
       await insertTrack(artist.id);
-      return { client: artist.client, method: "DELETE", path: `/api/v1/artists/${artist.id}` };
+      return {
+        client: artist.client,
+        method: "DELETE",
+        path: `/api/v1/artists/${artist.id}`,
+        json: { password: artist.password },
+      };
     },
   },
   "GET /api/v1/artists/{id}/tracks": {

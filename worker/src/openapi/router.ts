@@ -16,6 +16,11 @@ export const jsonBody = <T>(schema: T) => ({
   body: { required: true, content: { "application/json": { schema } } },
 });
 
+/** A JSON body the request may leave out (the handler then reads `{}`). */
+export const optionalJsonBody = <T>(schema: T) => ({
+  body: { required: false, content: { "application/json": { schema } } },
+});
+
 /**
  * A body sent as JSON, or as multipart/form-data when it carries files (images). Not required,
  * so each validator runs only for its own content type; the handler checks for an empty update.

@@ -125,3 +125,47 @@ describe("DELETE /api/v1/users/me", () => {
     await expectProblem(await client.get(`${path}/me`), 401, "UNAUTHORIZED");
   });
 });
+
+describe("GET /api/v1/artists/me/export", () => {
+  it("answers the artist's account, tracks in every state and albums, counts of followers, and no secret", async () => {
+    const artist = await registerAccount("artist");
+    const track = await insertTrack(artist.id, {
+      processingStatus: "FAILED",
+      processingError: "bad",
+    });
+    const fan = await registerAccount("user");
+    await fan.client.post(`/api/v1/artists/${artist.id}/follow`);
+    const answer = await artist.client.get("/api/v1/artists/me/export");
+    expect(answer.status).toBe(200);
+    const text = await answer.text();
+    const data = JSON.parse(text);
+    expect(data.account).toMatchObject({ id: artist.id, email: artist.email });
+    expect(data.tracks).toEqual([
+      expect.objectContaining({ id: track.id, processingStatus: "FAILED", processingError: "bad" }),
+    ]);
+    expect(data.followers).toBe(1);
+    expect(text).not.toContain(fan.id);
+    for (const secret of ["passwordHash", "secretCiphertext", "codeHash", "argon2"]) {
+      expect(text).not.toContain(secret);
+    }
+    // A listener's session is not an artist's.
+    await expectProblem(await fan.client.get("/api/v1/artists/me/export"), 403, "FORBIDDEN");
+  });
+});
+
+describe("DELETE /api/v1/artists/{id}", () => {
+  it("needs the artist's password", async () => {
+    const artist = await registerAccount("artist");
+    const path = `/api/v1/artists/${artist.id}`;
+    await expectProblem(await artist.client.delete(path), 400, "VALIDATION_FAILED");
+    await expectProblem(
+      await artist.client.request("DELETE", path, { password: "wrong" }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expect((await artist.client.get("/api/v1/artists/auth/me")).status).toBe(200);
+    expect(
+      (await artist.client.request("DELETE", path, { password: artist.password })).status,
+    ).toBe(204);
+  });
+});

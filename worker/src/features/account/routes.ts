@@ -6,7 +6,7 @@ import { clearSessionCookies } from "../../security/cookies.ts";
 import { signedIn } from "../../security/guard.ts";
 import { REAUTH_RULES } from "../auth/reauth.ts";
 import { ReauthWithOptionalCodeBody, SessionDto } from "../auth/schema.ts";
-import { deleteUser, exportUser } from "./service.ts";
+import { deleteUser, exportArtist, exportUser } from "./service.ts";
 
 const kind = ACCOUNT_KINDS.user;
 
@@ -84,3 +84,54 @@ export const userAccountRoutes = newRouter()
     c.header("content-disposition", 'attachment; filename="edge-music-export.json"');
     return c.json(await exportUser(ctx, c.var.deps.principal), 200);
   });
+
+const artistKind = ACCOUNT_KINDS.artist;
+
+const ArtistExport = z
+  .object({
+    exportedAt: At,
+    account: z
+      .object({
+        id: z.uuid(),
+        username: z.string(),
+        email: z.string(),
+        emailVerifiedAt: At.nullable(),
+        bio: z.string(),
+        avatar: z.string().nullable(),
+        backgroundImage: z.string().nullable(),
+        createdAt: At,
+        twoFactorEnabled: z.boolean(),
+      })
+      .nullable(),
+    sessions: z.array(SessionDto),
+    tracks: z.array(
+      z
+        .object({ id: z.uuid(), title: z.string(), processingStatus: z.string() })
+        .catchall(z.unknown()),
+    ),
+    albums: z.array(z.object({ id: z.uuid(), title: z.string() }).catchall(z.unknown())),
+    followers: z.number().int().min(0),
+    likes: z.number().int().min(0),
+  })
+  .openapi("ArtistExport");
+
+const artistExport = createRoute({
+  method: "get",
+  path: "/me/export",
+  tags: [artistKind.tag],
+  ...signedIn("artist"),
+  summary: "Everything the service holds about you",
+  description:
+    "The account (never its password hash, 2FA secret or recovery codes), its sessions, every track in every state with its processing record, its albums, and how many listeners follow and like it (who they are is their data), as one JSON document (GDPR articles 15 and 20). Answered as an attachment, never cached.",
+  responses: {
+    200: json(ArtistExport, "The data."),
+    ...problemResponses(401, 403),
+  },
+});
+
+export const artistAccountRoutes = newRouter().openapi(artistExport, async (c) => {
+  const ctx = bindAccount(c.var.deps, artistKind);
+  c.header("cache-control", "no-store");
+  c.header("content-disposition", 'attachment; filename="edge-music-export.json"');
+  return c.json(await exportArtist(ctx, c.var.deps.principal), 200);
+});

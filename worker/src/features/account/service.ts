@@ -1,15 +1,20 @@
-// Leaving the service and taking one's data along (GDPR articles 15, 17 and 20), for listeners.
+// Leaving the service and taking one's data along (GDPR articles 15, 17 and 20). An artist leaves
+// through DELETE /artists/{id} (artists/profile); both kinds export here.
 import {
+  albums,
   artistLikes,
+  artists,
+  artistTwoFactor,
   follows,
   listeningHistory,
   playlistLikes,
   playlists,
   playlistTracks,
+  tracks,
   users,
   userTwoFactor,
 } from "@edge-music/db";
-import { asc, eq, inArray } from "drizzle-orm";
+import { asc, count, eq, inArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { discardImages } from "../../images/replace.ts";
 import type { RequestDeps } from "../../request-deps.ts";
@@ -146,5 +151,74 @@ export async function exportUser(ctx: AuthContext, principal: Principal) {
     likedPlaylists: likedPlaylists.map((l) => l.playlistId),
     likedArtists: likedArtists.map((l) => ({ artistId: l.artistId, at: l.at.toISOString() })),
     follows: followed.map((f) => ({ artistId: f.artistId, at: f.at.toISOString() })),
+  };
+}
+
+/**
+ * Everything the service holds about the artist, in one round trip: the account (no password
+ * hash, 2FA secret or recovery codes), its sessions, every track in every state with its
+ * processing record, its albums, and how many follow and like it (who does is the listeners' data).
+ */
+export async function exportArtist(ctx: AuthContext, principal: Principal) {
+  const { db } = ctx;
+  const [accounts, factors, ownTracks, ownAlbums, followers, likers, sessionRows] = await db.batch([
+    db
+      .select({
+        id: artists.id,
+        username: artists.username,
+        email: artists.email,
+        emailVerifiedAt: artists.emailVerifiedAt,
+        bio: artists.bio,
+        avatar: artists.avatar,
+        backgroundImage: artists.backgroundImage,
+        createdAt: artists.createdAt,
+      })
+      .from(artists)
+      .where(eq(artists.id, principal.id)),
+    db
+      .select({ enabledAt: artistTwoFactor.enabledAt })
+      .from(artistTwoFactor)
+      .where(eq(artistTwoFactor.principalId, principal.id)),
+    db
+      .select()
+      .from(tracks)
+      .where(eq(tracks.artistId, principal.id))
+      .orderBy(asc(tracks.createdAt)),
+    db
+      .select()
+      .from(albums)
+      .where(eq(albums.artistId, principal.id))
+      .orderBy(asc(albums.createdAt)),
+    db.select({ n: count() }).from(follows).where(eq(follows.artistId, principal.id)),
+    db.select({ n: count() }).from(artistLikes).where(eq(artistLikes.artistId, principal.id)),
+    sessionsQuery(ctx, principal),
+  ]);
+  const [account] = accounts;
+  const iso = (value: Date | null) => value?.toISOString() ?? null;
+  return {
+    exportedAt: ctx.now.toISOString(),
+    account: account
+      ? {
+          ...account,
+          emailVerifiedAt: iso(account.emailVerifiedAt),
+          createdAt: account.createdAt.toISOString(),
+          twoFactorEnabled: Boolean(factors[0]?.enabledAt),
+        }
+      : null,
+    sessions: toSessionViews(sessionRows, principal),
+    tracks: ownTracks.map((t) => ({
+      ...t,
+      processingStartedAt: iso(t.processingStartedAt),
+      processingFinishedAt: iso(t.processingFinishedAt),
+      createdAt: t.createdAt.toISOString(),
+      updatedAt: t.updatedAt.toISOString(),
+    })),
+    albums: ownAlbums.map((a) => ({
+      ...a,
+      createdAt: a.createdAt.toISOString(),
+      updatedAt: a.updatedAt.toISOString(),
+    })),
+    followers: followers[0]?.n ?? 0,
+    likes: likers[0]?.n ?? 0,
   };
 }

@@ -214,7 +214,9 @@ describe("DELETE /artists/:id", () => {
     await bucket().put(`tracks/${track.id}/hls/master.m3u8`, "#EXTM3U");
     await bucket().put(`tracks/${track.id}/audio/128k.opus`, "opus");
 
-    const response = await artist.client.delete(`/api/v1/artists/${artist.id}`);
+    const response = await artist.client.request("DELETE", `/api/v1/artists/${artist.id}`, {
+      password: artist.password,
+    });
     expect(response.status).toBe(204);
     expect(response.headers.getSetCookie().join()).toMatch(/access_token=;/);
 

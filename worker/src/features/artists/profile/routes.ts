@@ -2,13 +2,15 @@ import { createRoute } from "@hono/zod-openapi";
 import { isMultipart } from "../../../file-input/form.ts";
 import { IMAGE_MAX_BYTES, readUpdate } from "../../../images/images.ts";
 import { EDGE, edgeCached } from "../../../middleware/edge-cache.ts";
-import { ownerDeleteRoute, ownerUpdateRoute } from "../../../openapi/owner-routes.ts";
+import { ownerUpdateRoute } from "../../../openapi/owner-routes.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
-import { json, newRouter } from "../../../openapi/router.ts";
-import { ACCOUNT_KINDS } from "../../../security/account-kinds.ts";
+import { json, newRouter, optionalJsonBody } from "../../../openapi/router.ts";
+import { ACCOUNT_KINDS, bindAccount } from "../../../security/account-kinds.ts";
 import { clearSessionCookies } from "../../../security/cookies.ts";
-import { assertOwner } from "../../../security/guard.ts";
+import { assertOwner, signedIn } from "../../../security/guard.ts";
 import { PageQuery } from "../../../validation/common.ts";
+import { REAUTH_RULES, reauthenticate } from "../../auth/reauth.ts";
+import { ReauthWithOptionalCodeBody } from "../../auth/schema.ts";
 import {
   ArtistDto,
   ArtistIdParams,
@@ -72,13 +74,15 @@ const update = ownerUpdateRoute({
   alsoAnswers: [409],
 });
 
-const remove = ownerDeleteRoute({
-  kind: "artist",
+const remove = createRoute({
+  method: "delete",
+  path: "/{id}",
   tags,
+  ...signedIn("artist"),
   summary: "Delete the own account",
-  description:
-    "Deletes the account with its sessions, tracks (with their files, playlist entries and listens), albums, follows and likes, and signs out. Objects in storage are deleted right after the response; nothing of the account is reachable from then on.",
-  params: ArtistIdParams,
+  description: `Deletes the account with its sessions, tracks (with their files, playlist entries and listens), albums, follows and likes, and signs out. Objects in storage are deleted right after the response; nothing of the account is reachable from then on. Another artist's id answers 403 before anything else. ${REAUTH_RULES}`,
+  request: { params: ArtistIdParams, ...optionalJsonBody(ReauthWithOptionalCodeBody) },
+  responses: { 204: { description: "Deleted." }, ...problemResponses(400, 401, 403, 404, 429) },
 });
 
 export const artistProfileRoutes = newRouter()
@@ -96,7 +100,9 @@ export const artistProfileRoutes = newRouter()
   .openapi(remove, async (c) => {
     const { id } = c.req.valid("param");
     assertOwner(c.var.deps.principal, id, "account");
-    await deleteArtist(c.var.deps, id);
+    const ctx = bindAccount(c.var.deps, ACCOUNT_KINDS.artist);
+    const { first } = await reauthenticate(ctx, c.var.deps.principal, c.req.valid("json") ?? {});
+    await deleteArtist(c.var.deps, id, first);
     clearSessionCookies(c, { env: c.var.env, account: ACCOUNT_KINDS.artist });
     return c.body(null, 204);
   });

@@ -1,12 +1,14 @@
 import { trackKeys } from "@edge-music/contracts";
 import { albums, artists, follows, pgErrorCode, tracks, UNIQUE_VIOLATION } from "@edge-music/db";
 import { count, desc, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { ConflictError, NotFoundError } from "../../../errors/app-error.ts";
 import { deleteMedia, type Image } from "../../../images/images.ts";
 import { type NewImages, replaceImages } from "../../../images/replace.ts";
 import type { RequestDeps } from "../../../request-deps.ts";
 import { deletePrefix } from "../../../storage/index.ts";
 import { offsetOf, type Page } from "../../../validation/common.ts";
+import { withSecondFactor } from "../../auth/two-factor/second-factor.ts";
 import { publicArtistColumns } from "./queries.ts";
 
 /** What the profile services take; each function picks what it uses. */
@@ -107,17 +109,26 @@ export async function updateArtist(
  * entries and listens), albums, follows and likes. The objects in storage are deleted after the
  * response: nothing points at them any more, so they are unreachable at once.
  */
-export async function deleteArtist(ctx: ArtistDeps, id: string) {
-  // One batch (one transaction): what the rows point at in storage, then the rows.
+export async function deleteArtist(ctx: ArtistDeps, id: string, first: BatchItem<"pg">[] = []) {
+  // One batch (one transaction): the re-authentication's statements (counters given back, a code
+  // used up), what the rows point at in storage, then the rows.
   const { db } = ctx;
-  const [ownTracks, ownAlbums, deleted] = await db.batch([
-    db.select({ id: tracks.id, cover: tracks.cover }).from(tracks).where(eq(tracks.artistId, id)),
-    db.select({ cover: albums.cover }).from(albums).where(eq(albums.artistId, id)),
-    db
-      .delete(artists)
-      .where(eq(artists.id, id))
-      .returning({ avatar: artists.avatar, backgroundImage: artists.backgroundImage }),
-  ]);
+  const results = (await withSecondFactor(() =>
+    db.batch([
+      ...first,
+      db.select({ id: tracks.id, cover: tracks.cover }).from(tracks).where(eq(tracks.artistId, id)),
+      db.select({ cover: albums.cover }).from(albums).where(eq(albums.artistId, id)),
+      db
+        .delete(artists)
+        .where(eq(artists.id, id))
+        .returning({ avatar: artists.avatar, backgroundImage: artists.backgroundImage }),
+    ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]]),
+  )) as unknown[];
+  const [ownTracks, ownAlbums, deleted] = results.slice(-3) as [
+    Array<{ id: string; cover: string | null }>,
+    Array<{ cover: string | null }>,
+    Array<{ avatar: string | null; backgroundImage: string | null }>,
+  ];
   const [artist] = deleted;
   if (!artist) throw new NotFoundError("No such artist.");
   const media = { ownTracks, covers: [...ownTracks, ...ownAlbums].map((r) => r.cover) };
