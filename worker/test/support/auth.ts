@@ -169,3 +169,18 @@ export async function mailedToken(email: string): Promise<string | undefined> {
   const messages = await mailedTo(email);
   return /Reset token: (\S+)/.exec(messages.at(-1)?.text ?? "")?.[1];
 }
+
+/**
+ * An account that signs in only through an identity provider: a new identity's consent at the
+ * OAuth stand-in, then the callback. Answers the signed-in client.
+ */
+export async function signInWithProvider(kind: PrincipalKind, client = new Client()) {
+  const start = await client.get(`${authPath(kind)}/oauth/google`);
+  const authorize = new URL(start.headers.get("location") ?? "");
+  authorize.searchParams.set("sub", crypto.randomUUID());
+  authorize.searchParams.set("email", uniqueEmail());
+  const consent = await fetch(authorize, { redirect: "manual" });
+  const callback = new URL(consent.headers.get("location") ?? "");
+  await client.get(`${callback.pathname}${callback.search}`);
+  return client;
+}

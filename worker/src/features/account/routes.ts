@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { problemResponses } from "../../openapi/problem-responses.ts";
 import { json, jsonBody, newRouter } from "../../openapi/router.ts";
 import { ACCOUNT_KINDS, bindAccount } from "../../security/account-kinds.ts";
@@ -9,6 +10,12 @@ import { ReauthWithOptionalCodeBody, SessionDto } from "../auth/schema.ts";
 import { deleteUser, exportArtist, exportUser } from "./service.ts";
 
 const kind = ACCOUNT_KINDS.user;
+
+/** An export is a download of personal data: an attachment, never stored by any cache. */
+const asAttachment = (c: Context) => {
+  c.header("cache-control", "no-store");
+  c.header("content-disposition", 'attachment; filename="edge-music-export.json"');
+};
 
 const At = z.iso.datetime();
 const UserExport = z
@@ -80,8 +87,7 @@ export const userAccountRoutes = newRouter()
   })
   .openapi(exported, async (c) => {
     const ctx = bindAccount(c.var.deps, kind);
-    c.header("cache-control", "no-store");
-    c.header("content-disposition", 'attachment; filename="edge-music-export.json"');
+    asAttachment(c);
     return c.json(await exportUser(ctx, c.var.deps.principal), 200);
   });
 
@@ -131,7 +137,6 @@ const artistExport = createRoute({
 
 export const artistAccountRoutes = newRouter().openapi(artistExport, async (c) => {
   const ctx = bindAccount(c.var.deps, artistKind);
-  c.header("cache-control", "no-store");
-  c.header("content-disposition", 'attachment; filename="edge-music-export.json"');
+  asAttachment(c);
   return c.json(await exportArtist(ctx, c.var.deps.principal), 200);
 });

@@ -5,8 +5,8 @@ import {
   KINDS,
   mailedTo,
   registerAccount,
+  signInWithProvider,
   strongPassword,
-  uniqueEmail,
 } from "../../support/auth.ts";
 import { expectProblem } from "../../support/problem.ts";
 
@@ -88,14 +88,7 @@ describe.each(KINDS)("%s password change", (kind) => {
   });
 
   it("answers 409 for an account that signs in only through an identity provider", async () => {
-    const client = new Client();
-    const start = await client.get(`${path}/oauth/google`);
-    const authorize = new URL(start.headers.get("location") ?? "");
-    authorize.searchParams.set("sub", crypto.randomUUID());
-    authorize.searchParams.set("email", uniqueEmail());
-    const consent = await fetch(authorize, { redirect: "manual" });
-    const callback = new URL(consent.headers.get("location") ?? "");
-    await client.get(`${callback.pathname}${callback.search}`);
+    const client = await signInWithProvider(kind);
     await expectProblem(
       await client.post(`${path}/password/change`, {
         currentPassword: "anything",

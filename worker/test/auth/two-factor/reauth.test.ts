@@ -8,8 +8,8 @@ import {
   KINDS,
   type Registered,
   registerAccount,
+  signInWithProvider,
   totpCode,
-  uniqueEmail,
 } from "../../support/auth.ts";
 import { withDb } from "../../support/factories.ts";
 import { expectProblem } from "../../support/problem.ts";
@@ -125,14 +125,7 @@ describe.each(KINDS)("%s re-authentication for 2FA changes", (kind) => {
   });
 
   it("lets an account without a password act within 5 minutes of signing in, then asks for a fresh sign-in", async () => {
-    const client = new Client();
-    const start = await client.get(`${path}/oauth/google`);
-    const authorize = new URL(start.headers.get("location") ?? "");
-    authorize.searchParams.set("sub", crypto.randomUUID());
-    authorize.searchParams.set("email", uniqueEmail());
-    const consent = await fetch(authorize, { redirect: "manual" });
-    const callback = new URL(consent.headers.get("location") ?? "");
-    await client.get(`${callback.pathname}${callback.search}`);
+    const client = await signInWithProvider(kind);
     const me = (await (await client.get(`${path}/me`)).json()) as { id: string };
     expect((await client.post(`${path}/2fa/enable`, {})).status).toBe(200);
     // Six minutes later the same session must sign in again.
