@@ -6,6 +6,7 @@ import {
   authPath,
   Client,
   earlyInAStep,
+  mailedTo,
   mailedToken,
   type Registered,
   registerAccount,
@@ -296,6 +297,28 @@ function authBudgets(kind: PrincipalKind): Record<string, Budget> {
           json: { currentPassword: account.password, newPassword: strongPassword() },
         };
       },
+    },
+    [at("POST email/verify")]: {
+      trips: 1,
+      prepare: async () => {
+        const account = await registerAccount(kind);
+        for (let i = 0; i < 50; i++) {
+          const mails = await mailedTo(account.email);
+          const token = /Verification token: (\S+)/.exec(mails.at(-1)?.text ?? "")?.[1];
+          if (token) return { method: "POST", path: `${base}/email/verify`, json: { token } };
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        throw new Error("no verification mail");
+      },
+    },
+    [at("POST email/verify/resend")]: {
+      trips: 2,
+      why: "the limit counted with the account read (409 once verified); then the new link stored",
+      prepare: async () => ({
+        client: await signedIn(),
+        method: "POST",
+        path: `${base}/email/verify/resend`,
+      }),
     },
     [at("POST password/forgot")]: {
       trips: 2,

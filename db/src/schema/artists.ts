@@ -31,6 +31,7 @@ export const {
   oauthAccounts: artistOauthAccounts,
   twoFactor: artistTwoFactor,
   recoveryCodes: artistRecoveryCodes,
+  emailTokens: artistEmailTokens,
   sessionsRelations: artistSessionsRelations,
   passwordResetTokensRelations: artistPasswordResetTokensRelations,
   oauthAccountsRelations: artistOauthAccountsRelations,

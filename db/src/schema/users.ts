@@ -26,6 +26,7 @@ export const {
   oauthAccounts: userOauthAccounts,
   twoFactor: userTwoFactor,
   recoveryCodes: userRecoveryCodes,
+  emailTokens: userEmailTokens,
   sessionsRelations: userSessionsRelations,
   passwordResetTokensRelations: userPasswordResetTokensRelations,
   oauthAccountsRelations: userOauthAccountsRelations,

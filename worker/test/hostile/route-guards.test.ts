@@ -35,6 +35,8 @@ const PUBLIC = new Set([
       "GET oauth/{provider}/callback",
       "POST password/forgot",
       "POST password/reset",
+      // The mailed link may be opened on any device: the token is the credential.
+      "POST email/verify",
     ].map((entry) => entry.replace(" ", ` /api/v1/${kind}s/auth/`)),
   ),
   "GET /api/v1/artists",

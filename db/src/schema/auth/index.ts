@@ -1,4 +1,5 @@
 import { relations } from "drizzle-orm";
+import { emailTokensTable } from "./email-tokens";
 import { oauthAccountsTable } from "./oauth-accounts";
 import { passwordResetTokensTable } from "./password-reset-tokens";
 import type { PrincipalKind, PrincipalTable } from "./principal";
@@ -22,6 +23,7 @@ export function authTablesFor<K extends PrincipalKind, P extends PrincipalTable>
   const oauthAccounts = oauthAccountsTable(kind, principal);
   const twoFactor = twoFactorTable(kind, principal);
   const recoveryCodes = recoveryCodesTable(kind, principal);
+  const emailTokens = emailTokensTable(kind, principal);
 
   return {
     sessions,
@@ -29,6 +31,7 @@ export function authTablesFor<K extends PrincipalKind, P extends PrincipalTable>
     oauthAccounts,
     twoFactor,
     recoveryCodes,
+    emailTokens,
     sessionsRelations: relations(sessions, ({ one }) => ({
       principal: one(principal, {
         fields: [sessions.principalId],

@@ -1,5 +1,6 @@
 import { newRouter } from "../../openapi/router.ts";
 import type { AccountKind } from "../../security/account-kinds.ts";
+import { emailRoutes } from "./email/routes.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
 import { passwordRoutes } from "./password/routes.ts";
 import { meRoutes, sessionRoutes } from "./session/routes.ts";
@@ -13,7 +14,8 @@ export function authRoutes(kind: AccountKind) {
     .route("/", sessionControlRoutes(kind))
     .route("/", twoFactorRoutes(kind))
     .route("/", oauthRoutes(kind))
-    .route("/", passwordRoutes(kind));
+    .route("/", passwordRoutes(kind))
+    .route("/", emailRoutes(kind));
 }
 
 export { meRoutes, sessionRoutes };

@@ -96,6 +96,9 @@ export const UserDto = z
     id: z.uuid(),
     username: z.string(),
     email: z.string(),
+    emailVerified: z
+      .boolean()
+      .describe("The address was proven: a mailed link came back, or a provider vouched for it."),
     twoFactorEnabled: z.boolean(),
     createdAt: z.iso.datetime(),
   })
@@ -108,6 +111,9 @@ export const ArtistAccountDto = z
     bio: z.string(),
     avatar: z.string().nullable(),
     backgroundImage: z.string().nullable(),
+    emailVerified: z
+      .boolean()
+      .describe("The address was proven: a mailed link came back, or a provider vouched for it."),
     twoFactorEnabled: z.boolean(),
     createdAt: z.iso.datetime(),
   })

@@ -14,6 +14,7 @@ import {
   signInLimits,
 } from "../../../security/rate-limit.ts";
 import { sessionInsert, signSessionTokens } from "../../../security/sessions.ts";
+import { verificationToken } from "../email/service.ts";
 import type { AuthContext } from "../shared.ts";
 import {
   proveSecondFactor,
@@ -25,6 +26,7 @@ export interface UserAccount {
   id: string;
   username: string;
   email: string;
+  emailVerified: boolean;
   twoFactorEnabled: boolean;
   createdAt: string;
 }
@@ -34,6 +36,7 @@ export interface ArtistAccount {
   bio: string;
   avatar: string | null;
   backgroundImage: string | null;
+  emailVerified: boolean;
   twoFactorEnabled: boolean;
   createdAt: string;
 }
@@ -66,6 +69,7 @@ export function toAccount(
   const common = {
     id: p.id,
     username: p.username,
+    emailVerified: p.emailVerifiedAt !== null,
     twoFactorEnabled: row.twoFactorEnabled === true,
     createdAt: p.createdAt.toISOString(),
   };
@@ -93,6 +97,8 @@ export async function register(ctx: AuthContext, input: RegisterInput) {
   // the id is made here, random like the column's default.
   const id = crypto.randomUUID();
   const refreshTokenId = crypto.randomUUID();
+  // The address is unproven until the link mailed to it comes back (email/verify).
+  const verification = await verificationToken(ctx, id, input.email);
   try {
     const [, [session], view] = await ctx.db.batch([
       ctx.db
@@ -100,8 +106,10 @@ export async function register(ctx: AuthContext, input: RegisterInput) {
         .values({ id, username: input.username, email: input.email, passwordHash }),
       sessionInsert(ctx, id, refreshTokenId),
       accountView(ctx, id),
+      verification.insert,
     ]);
     if (!session) throw new Error("session insert returned no row");
+    verification.mail();
     const tokens = await signSessionTokens(ctx, id, session.id, refreshTokenId);
     return { account: toAccount(ctx, view[0]), tokens };
   } catch (error) {
