@@ -10,6 +10,7 @@ const journal = JSON.parse(
 
 const TABLES = [
   "albums",
+  "artist_email_tokens",
   "artist_likes",
   "artist_oauth_accounts",
   "artist_password_reset_tokens",
@@ -26,6 +27,7 @@ const TABLES = [
   "search_words",
   "track_files",
   "tracks",
+  "user_email_tokens",
   "user_oauth_accounts",
   "user_password_reset_tokens",
   "user_recovery_codes",
