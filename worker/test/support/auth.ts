@@ -184,3 +184,15 @@ export async function signInWithProvider(kind: PrincipalKind, client = new Clien
   await client.get(`${callback.pathname}${callback.search}`);
   return client;
 }
+
+/** The newest verification token mailed to `email` (mail goes out after the response). */
+export async function mailedVerificationToken(email: string, after = 0): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    const tokens = (await mailedTo(email))
+      .map((m) => /Verification token: (\S+)/.exec(m.text)?.[1])
+      .filter((t): t is string => Boolean(t));
+    if (tokens.length > after) return tokens.at(-1) ?? "";
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no verification mail for ${email}`);
+}

@@ -5,7 +5,7 @@ import {
   authPath,
   Client,
   KINDS,
-  mailedTo,
+  mailedVerificationToken,
   type Registered,
   registerAccount,
   signInWithProvider,
@@ -13,17 +13,7 @@ import {
 import { withDb } from "../../support/factories.ts";
 import { expectProblem } from "../../support/problem.ts";
 
-/** The newest verification token mailed to `email` (mail goes out after the response). */
-async function verificationTokenFor(email: string, after = 0): Promise<string> {
-  for (let i = 0; i < 50; i++) {
-    const tokens = (await mailedTo(email))
-      .map((m) => /Verification token: (\S+)/.exec(m.text)?.[1])
-      .filter((t): t is string => Boolean(t));
-    if (tokens.length > after) return tokens.at(-1) ?? "";
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no verification mail for ${email}`);
-}
+const verificationTokenFor = mailedVerificationToken;
 
 describe.each(KINDS)("%s email verification", (kind) => {
   const path = authPath(kind);

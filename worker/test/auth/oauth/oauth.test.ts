@@ -7,6 +7,7 @@ import {
   earlyInAStep,
   KINDS,
   mailedToken,
+  mailedVerificationToken,
   registerAccount,
   strongPassword,
   totpCode,
@@ -252,9 +253,37 @@ describe.each(KINDS)("%s OAuth sign-in", (kind) => {
     );
   });
 
-  it("holds a 2FA account at the second factor, then signs in with a code", async () => {
+  it("takes over an unproven account even with an active second factor, which goes with it", async () => {
+    await earlyInAStep();
+    const squatter = await registerAccount(kind);
+    const enabling = await squatter.client.post(`${authPath(kind)}/2fa/enable`, {
+      password: squatter.password,
+    });
+    const { secret } = (await enabling.json()) as { secret: string };
+    await squatter.client.post(`${authPath(kind)}/2fa/verify`, { code: await totpCode(secret) });
+    const owner = new Client();
+    const { location } = await signInWith(owner, kind, "google", {
+      sub: crypto.randomUUID(),
+      email: squatter.email,
+    });
+    expect(location.searchParams.get("twoFactor")).toBeNull();
+    expect((await me(owner, kind)).body).toMatchObject({
+      id: squatter.id,
+      twoFactorEnabled: false,
+      emailVerified: true,
+    });
+    const login = await new Client().post(`${authPath(kind)}/login`, {
+      email: squatter.email,
+      password: squatter.password,
+    });
+    await expectProblem(login, 401, "UNAUTHORIZED");
+  });
+
+  it("holds a 2FA account whose address is proven at the second factor, then signs in with a code", async () => {
     await earlyInAStep();
     const account = await registerAccount(kind);
+    const token = await mailedVerificationToken(account.email);
+    expect((await new Client().post(`${authPath(kind)}/email/verify`, { token })).status).toBe(200);
     const enabling = await account.client.post(`${authPath(kind)}/2fa/enable`, {
       password: account.password,
     });

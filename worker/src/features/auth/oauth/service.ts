@@ -177,20 +177,15 @@ async function identityBatch(ctx: AuthContext, provider: string, profile: OAuthP
   const statements: BatchItem<"pg">[] = [];
   if (verifiedEmail) {
     // Nobody ever proved this address: whoever registered it may not own it (a trap set for the
-    // real owner). The provider's proof wins: the unproven password, sessions, reset links and
-    // a pending 2FA secret go, and the address counts as proven from now on. An account with an
-    // active second factor stays as it is: the sign-in will ask for that factor, which only
-    // whoever set it up can give, so nobody is trapped in it either.
+    // real owner, who could otherwise be held at a second factor the trap's author set up). The
+    // provider's proof wins: the unproven password, sessions, reset and verification links, and
+    // any 2FA (active or pending, with its recovery codes) go, and the address counts as proven
+    // from now on. Only an account whose address is proven is linked as it is.
     const unproven = db
       .select({ id: principals.id })
       .from(principals)
       .where(
-        and(
-          eq(principals.email, verifiedEmail),
-          isNull(principals.emailVerifiedAt),
-          sql`not exists (select from ${tf} where ${tf.principalId} = ${principals.id} and ${tf.enabledAt} is not null)`,
-          unlinked,
-        ),
+        and(eq(principals.email, verifiedEmail), isNull(principals.emailVerifiedAt), unlinked),
       );
     statements.push(
       // Locked first: a registration, sign-in or reset of the same address waits for this batch.
@@ -203,6 +198,8 @@ async function identityBatch(ctx: AuthContext, provider: string, profile: OAuthP
       db
         .delete(auth.passwordResetTokens)
         .where(inArray(auth.passwordResetTokens.principalId, unproven)),
+      db.delete(auth.emailTokens).where(inArray(auth.emailTokens.principalId, unproven)),
+      db.delete(auth.recoveryCodes).where(inArray(auth.recoveryCodes.principalId, unproven)),
       db.delete(tf).where(inArray(tf.principalId, unproven)),
       db
         .update(principals)
