@@ -196,3 +196,18 @@ export async function mailedVerificationToken(email: string, after = 0): Promise
   }
   throw new Error(`no verification mail for ${email}`);
 }
+
+/** Turns 2FA on for a registered account (set-up, then a first code); its secret and codes. */
+export async function turnOnTwoFactor(kind: PrincipalKind, account: Registered) {
+  await earlyInAStep();
+  const setup = await account.client.post(`${authPath(kind)}/2fa/enable`, {
+    password: account.password,
+  });
+  const { secret } = (await setup.json()) as { secret: string };
+  const verified = await account.client.post(`${authPath(kind)}/2fa/verify`, {
+    code: await totpCode(secret),
+  });
+  if (verified.status !== 200) throw new Error(`2fa/verify answered ${verified.status}`);
+  const { recoveryCodes } = (await verified.json()) as { recoveryCodes: string[] };
+  return { secret, recoveryCodes };
+}

@@ -8,6 +8,7 @@ import type { Principal } from "../../security/principal.ts";
 import { hitQuery, judgeHits, refundQuery, signInLimits } from "../../security/rate-limit.ts";
 import type { AuthContext } from "./shared.ts";
 import {
+  accountWithSecretQuery,
   proveSecondFactor,
   type SecondFactorProof,
   secondFactorLimits,
@@ -27,28 +28,21 @@ export interface ReauthOptions {
   codeRequired?: boolean;
 }
 
-/** What the check read of the account, for the change that follows. */
-export interface ReauthAccount {
-  email: string;
-  twoFactorEnabled: boolean;
-  twoFactorPending: boolean;
-}
-
 export const REAUTH_RULES = `Re-authentication: an account with a password sends \`password\` (a wrong one counts as a failed sign-in and answers 400 \`wrong_password\`); an account that signs in only through an identity provider sends a current TOTP \`code\` when it has 2FA, or acts within ${REAUTH_FRESH_SECONDS / 60} minutes of signing in (else 403: sign in again).`;
 
 /**
  * One round trip: the attempt counted against the sign-in limits (and the code limits when a
  * code is sent), the account, its 2FA secret and the session's start read. Then the password
- * hash and the code are checked here. Answers what was read and the statements the change must
- * send FIRST in its next batch (the counters given back; the code used up, aborting that batch
- * if another request used it first).
+ * hash and the code are checked here. Answers the statements the change must send FIRST in its
+ * next batch (the counters given back; the code used up, aborting that batch if another request
+ * used it first).
  */
 export async function reauthenticate(
   ctx: AuthContext,
   principal: Principal,
   proof: ReauthProof,
   options: ReauthOptions = {},
-): Promise<{ account: ReauthAccount; first: BatchItem<"pg">[] }> {
+): Promise<{ first: BatchItem<"pg">[] }> {
   const { db } = ctx;
   const { principals, auth } = ctx.account;
   const emailOf = sql`(select ${principals.email} from ${principals} where ${principals.id} = ${principal.id})`;
@@ -62,17 +56,7 @@ export async function reauthenticate(
   const limits = [...loginLimits, ...codeLimits];
   const results = (await db.batch([
     ...limits.map((limit) => hitQuery(db, limit, ctx.now)),
-    db
-      .select({
-        email: principals.email,
-        passwordHash: principals.passwordHash,
-        secretCiphertext: auth.twoFactor.secretCiphertext,
-        lastUsedStep: auth.twoFactor.lastUsedStep,
-        enabledAt: auth.twoFactor.enabledAt,
-      })
-      .from(principals)
-      .leftJoin(auth.twoFactor, eq(auth.twoFactor.principalId, principals.id))
-      .where(eq(principals.id, principal.id)),
+    accountWithSecretQuery(ctx, eq(principals.id, principal.id)),
     db
       .select({ createdAt: auth.sessions.createdAt })
       .from(auth.sessions)
@@ -80,22 +64,11 @@ export async function reauthenticate(
   ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]])) as unknown[];
   const hits = results.slice(0, limits.length) as Parameters<typeof judgeHits>[1];
   signInCounters.judge(hits.slice(0, loginLimits.length), ctx.now);
-  const [row] = results.at(-2) as Array<{
-    email: string;
-    passwordHash: string | null;
-    secretCiphertext: string | null;
-    lastUsedStep: number | null;
-    enabledAt: Date | null;
-  }>;
+  const [row] = results.at(-2) as Awaited<ReturnType<typeof accountWithSecretQuery>>;
   const [session] = results.at(-1) as Array<{ createdAt: Date }>;
   if (!row || !session) throw new ForbiddenError("Sign in again.");
   if (options.codeRequired && row.enabledAt === null)
     throw new ConflictError("2FA is not enabled.");
-  const account = {
-    email: row.email,
-    twoFactorEnabled: row.enabledAt !== null,
-    twoFactorPending: row.secretCiphertext !== null && row.enabledAt === null,
-  };
   const forgive = signInCounters.forgive(db, row.email);
   if (row.passwordHash) {
     if (!proof.password) {
@@ -154,5 +127,5 @@ export async function reauthenticate(
           ),
         ]
       : [];
-  return { account, first: [...(codeProof ?? []), ...forgive, ...unusedCode] };
+  return { first: [...(codeProof ?? []), ...forgive, ...unusedCode] };
 }

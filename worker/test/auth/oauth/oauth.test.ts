@@ -11,6 +11,7 @@ import {
   registerAccount,
   strongPassword,
   totpCode,
+  turnOnTwoFactor,
   uniqueEmail,
 } from "../../support/auth.ts";
 import { send, testBindings } from "../../support/env.ts";
@@ -254,13 +255,8 @@ describe.each(KINDS)("%s OAuth sign-in", (kind) => {
   });
 
   it("takes over an unproven account even with an active second factor, which goes with it", async () => {
-    await earlyInAStep();
     const squatter = await registerAccount(kind);
-    const enabling = await squatter.client.post(`${authPath(kind)}/2fa/enable`, {
-      password: squatter.password,
-    });
-    const { secret } = (await enabling.json()) as { secret: string };
-    await squatter.client.post(`${authPath(kind)}/2fa/verify`, { code: await totpCode(secret) });
+    await turnOnTwoFactor(kind, squatter);
     const owner = new Client();
     const { location } = await signInWith(owner, kind, "google", {
       sub: crypto.randomUUID(),

@@ -4,12 +4,12 @@ import { ACCOUNT_KINDS } from "../../../src/security/account-kinds.ts";
 import {
   authPath,
   Client,
-  earlyInAStep,
   KINDS,
   type Registered,
   registerAccount,
   signInWithProvider,
   totpCode,
+  turnOnTwoFactor,
 } from "../../support/auth.ts";
 import { withDb } from "../../support/factories.ts";
 import { expectProblem } from "../../support/problem.ts";
@@ -33,17 +33,7 @@ describe.each(KINDS)("%s re-authentication for 2FA changes", (kind) => {
     return other;
   };
 
-  async function withTwoFactorOn(account: Registered) {
-    await earlyInAStep();
-    const setup = await account.client.post(`${path}/2fa/enable`, { password: account.password });
-    const { secret } = (await setup.json()) as { secret: string };
-    const verified = await account.client.post(`${path}/2fa/verify`, {
-      code: await totpCode(secret),
-    });
-    expect(verified.status).toBe(200);
-    const { recoveryCodes } = (await verified.json()) as { recoveryCodes: string[] };
-    return { secret, recoveryCodes };
-  }
+  const withTwoFactorOn = (account: Registered) => turnOnTwoFactor(kind, account);
 
   it("asks an account with a password for it before setting 2FA up", async () => {
     const account = await registerAccount(kind);

@@ -12,9 +12,9 @@ import {
   app,
   authPath,
   Client,
-  earlyInAStep,
   registerAccount,
   totpCode,
+  turnOnTwoFactor,
 } from "../../support/auth.ts";
 import { send, testBindings } from "../../support/env.ts";
 import { withDb } from "../../support/factories.ts";
@@ -54,17 +54,8 @@ describe("2FA secrets at rest", () => {
   const path = authPath("user");
 
   async function withTwoFactor() {
-    await earlyInAStep();
     const account = await registerAccount("user");
-    const setup = await account.client.post(`${path}/2fa/enable`, {
-      password: account.password,
-    });
-    const { secret } = (await setup.json()) as { secret: string };
-    const verified = await account.client.post(`${path}/2fa/verify`, {
-      code: await totpCode(secret),
-    });
-    const { recoveryCodes } = (await verified.json()) as { recoveryCodes: string[] };
-    return { account, secret, recoveryCodes };
+    return { account, ...(await turnOnTwoFactor("user", account)) };
   }
 
   it("makes recovery codes of 80 bits and stores them under a keyed hash", async () => {

@@ -17,6 +17,7 @@ import { sessionInsert, signSessionTokens } from "../../../security/sessions.ts"
 import { verificationToken } from "../email/service.ts";
 import type { AuthContext } from "../shared.ts";
 import {
+  accountWithSecretQuery,
   proveSecondFactor,
   type SecondFactorProof,
   withSecondFactor,
@@ -138,7 +139,7 @@ export interface LoginInput {
  */
 export async function login(ctx: AuthContext, input: LoginInput): Promise<LoginResult> {
   const { db } = ctx;
-  const { principals, auth } = ctx.account;
+  const { principals } = ctx.account;
   const signInCounters = signInLimits(ctx.account.name, input.email, ctx.ip);
   const loginLimits = signInCounters.limits;
   // A code counts against the code limits of the account, found by its email in the same
@@ -156,27 +157,11 @@ export async function login(ctx: AuthContext, input: LoginInput): Promise<LoginR
   const [hits, account] = splitLast(
     (await db.batch([
       ...[...loginLimits, ...codeLimits].map((limit) => hitQuery(db, limit, ctx.now)),
-      db
-        .select({
-          id: principals.id,
-          passwordHash: principals.passwordHash,
-          secretCiphertext: auth.twoFactor.secretCiphertext,
-          lastUsedStep: auth.twoFactor.lastUsedStep,
-          enabledAt: auth.twoFactor.enabledAt,
-        })
-        .from(principals)
-        .leftJoin(auth.twoFactor, eq(auth.twoFactor.principalId, principals.id))
-        .where(eq(principals.email, input.email)),
+      accountWithSecretQuery(ctx, eq(principals.email, input.email)),
     ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]])) as unknown[],
   );
   signInCounters.judge(hits.slice(0, loginLimits.length) as Hit[], ctx.now);
-  const [row] = account as Array<{
-    id: string;
-    passwordHash: string | null;
-    secretCiphertext: string | null;
-    lastUsedStep: number | null;
-    enabledAt: Date | null;
-  }>;
+  const [row] = account as Awaited<ReturnType<typeof accountWithSecretQuery>>;
   const valid = row?.passwordHash
     ? await verifyPassword(row.passwordHash, input.password)
     : await spendVerifyTime(input.password);

@@ -108,6 +108,27 @@ export const secondFactorLimits = (ctx: AuthContext, principalId: string) => [
   AUTH_LIMITS.codePerIp(ctx.ip),
 ];
 
+/**
+ * An account's sign-in data with its 2FA secret, found by `where` (its email at login, its id at
+ * re-authentication): what a password and a code are checked against, read with the attempt's
+ * count.
+ */
+export const accountWithSecretQuery = (ctx: AuthContext, where: SQL | undefined) => {
+  const { principals, auth } = ctx.account;
+  return ctx.db
+    .select({
+      id: principals.id,
+      email: principals.email,
+      passwordHash: principals.passwordHash,
+      secretCiphertext: auth.twoFactor.secretCiphertext,
+      lastUsedStep: auth.twoFactor.lastUsedStep,
+      enabledAt: auth.twoFactor.enabledAt,
+    })
+    .from(principals)
+    .leftJoin(auth.twoFactor, eq(auth.twoFactor.principalId, principals.id))
+    .where(where);
+};
+
 /** What a code is checked against: the account's 2FA row, as read with the attempt's count. */
 export interface SecretRow {
   secretCiphertext: string;
