@@ -311,6 +311,19 @@ function authBudgets(kind: PrincipalKind): Record<string, Budget> {
         throw new Error("no verification mail");
       },
     },
+    [at("POST email/change")]: {
+      trips: 2,
+      why: "re-authentication (the login and change limits counted, the account and its 2FA secret read); then (after the hash) the counters given back, the new address checked and the link stored in one batch",
+      prepare: async () => {
+        const account = await registerAccount(kind);
+        return {
+          client: account.client,
+          method: "POST",
+          path: `${base}/email/change`,
+          json: { email: uniqueEmail(), password: account.password },
+        };
+      },
+    },
     [at("POST email/verify/resend")]: {
       trips: 2,
       why: "the limit counted with the account read (409 once verified); then the new link stored",

@@ -5,7 +5,13 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { ConflictError, ForbiddenError, ValidationError } from "../../errors/app-error.ts";
 import { verifyPassword } from "../../security/password.ts";
 import type { Principal } from "../../security/principal.ts";
-import { hitQuery, judgeHits, refundQuery, signInLimits } from "../../security/rate-limit.ts";
+import {
+  hitQuery,
+  judgeHits,
+  type Limit,
+  refundQuery,
+  signInLimits,
+} from "../../security/rate-limit.ts";
 import type { AuthContext } from "./shared.ts";
 import {
   accountWithSecretQuery,
@@ -26,6 +32,11 @@ export interface ReauthProof {
 export interface ReauthOptions {
   /** The change also needs a current TOTP code, whatever the account (turning 2FA off). */
   codeRequired?: boolean;
+  /**
+   * The change's own limits (how often it may be asked for), counted in the same round trip and
+   * judged once the caller is proven: a 429 then still gives the sign-in counters back.
+   */
+  limits?: Limit[];
 }
 
 export const REAUTH_RULES = `Re-authentication: an account with a password sends \`password\` (a wrong one counts as a failed sign-in and answers 400 \`wrong_password\`); an account that signs in only through an identity provider sends a current TOTP \`code\` when it has 2FA, or acts within ${REAUTH_FRESH_SECONDS / 60} minutes of signing in (else 403: sign in again).`;
@@ -53,7 +64,8 @@ export async function reauthenticate(
   );
   const loginLimits = signInCounters.limits;
   const codeLimits = proof.code ? secondFactorLimits(ctx, principal.id) : [];
-  const limits = [...loginLimits, ...codeLimits];
+  const changeLimits = options.limits ?? [];
+  const limits = [...loginLimits, ...codeLimits, ...changeLimits];
   const results = (await db.batch([
     ...limits.map((limit) => hitQuery(db, limit, ctx.now)),
     accountWithSecretQuery(ctx, eq(principals.id, principal.id)),
@@ -90,6 +102,7 @@ export async function reauthenticate(
   const fresh = session.createdAt.getTime() >= ctx.now.getTime() - REAUTH_FRESH_SECONDS * 1000;
   let codeProof: SecondFactorProof | undefined;
   try {
+    judgeHits(changeLimits, hits.slice(loginLimits.length + codeLimits.length), ctx.now);
     if (proof.code && row.enabledAt && row.secretCiphertext) {
       judgeHits(codeLimits, hits.slice(loginLimits.length), ctx.now);
       codeProof = await proveSecondFactor(

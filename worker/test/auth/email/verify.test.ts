@@ -27,7 +27,7 @@ describe.each(KINDS)("%s email verification", (kind) => {
     const token = await verificationTokenFor(account.email);
     const done = await verify(token);
     expect(done.status).toBe(200);
-    expect(await done.json()).toEqual({ emailVerified: true });
+    expect(await done.json()).toEqual({ email: account.email, emailVerified: true });
     expect((await me(account)).emailVerified).toBe(true);
     const again = await expectProblem(await verify(token), 400, "VALIDATION_FAILED");
     expect((again.errors as Array<{ code: string }>)[0]?.code).toBe("invalid_token");

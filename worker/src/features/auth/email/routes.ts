@@ -4,12 +4,24 @@ import { json, jsonBody, newRouter } from "../../../openapi/router.ts";
 import type { AccountKind } from "../../../security/account-kinds.ts";
 import { bindAccount } from "../../../security/account-kinds.ts";
 import { signedIn } from "../../../security/guard.ts";
-import { MessageDto } from "../schema.ts";
-import { resendVerification, verifyEmail } from "./service.ts";
+import { REAUTH_RULES } from "../reauth.ts";
+import { Email, MessageDto, ReauthWithOptionalCodeBody } from "../schema.ts";
+import { requestEmailChange, resendVerification, verifyEmail } from "./service.ts";
 
 const VerifyBody = z
   .object({ token: z.string().trim().min(16).max(256) })
   .openapi("EmailVerifyRequest");
+
+const ChangeBody = ReauthWithOptionalCodeBody.extend({
+  email: Email.openapi({ description: "The new address.", example: "alice@example.org" }),
+}).openapi("EmailChangeRequest");
+
+const Verified = z
+  .object({
+    email: z.string().openapi({ description: "The account's address now." }),
+    emailVerified: z.literal(true),
+  })
+  .openapi("EmailVerified");
 
 export function emailRoutes(kind: AccountKind) {
   const tags = [kind.tag];
@@ -20,11 +32,11 @@ export function emailRoutes(kind: AccountKind) {
     tags,
     summary: "Verify the account's email address",
     description:
-      "With the token of the link mailed at registration (or by `email/verify/resend`), valid 24 hours and once: the account's address counts as verified (`emailVerified: true` in `me`). Needs no session: the link may be opened on any device. A token that is invalid, used, expired, or for an address the account no longer has answers 400 (`errors[0].code` = `invalid_token`).",
+      "With the token of a mailed link, valid 24 hours and once. A link mailed at registration (or by `email/verify/resend`) marks the account's address verified (`emailVerified: true` in `me`). A link mailed by `email/change` moves the account to the new address, verified, mails a notice to the old one, and ends every other link of the account (verification and password reset), since those went to the old address; sessions stay. Needs no session: the link may be opened on any device. A token that is invalid, used, expired, or for an address the account no longer has answers 400 (`errors[0].code` = `invalid_token`); 409 when another account took the new address meanwhile.",
     request: jsonBody(VerifyBody),
     responses: {
-      200: json(z.object({ emailVerified: z.literal(true) }), "Verified."),
-      ...problemResponses(400, 403),
+      200: json(Verified, "Done."),
+      ...problemResponses(400, 403, 409),
     },
   });
 
@@ -42,6 +54,20 @@ export function emailRoutes(kind: AccountKind) {
     },
   });
 
+  const change = createRoute({
+    method: "post",
+    path: "/email/change",
+    tags,
+    ...signedIn(kind.name),
+    summary: "Change the account's email address",
+    description: `Mails a link to the new address; the account moves to it only when the link comes back (\`email/verify\`), and a notice goes to the current address at once and again on the change. Until then the current address stays in use. 400 \`same_email\` for the account's own address; 409 when another account of this kind has the address; at most 5 requests an hour, refused ones included (then 429). ${REAUTH_RULES}`,
+    request: jsonBody(ChangeBody),
+    responses: {
+      202: json(MessageDto, "On its way to the new address."),
+      ...problemResponses(400, 401, 403, 409, 429),
+    },
+  });
+
   return newRouter()
     .openapi(verify, async (c) => {
       const ctx = bindAccount(c.var.deps, kind);
@@ -50,5 +76,9 @@ export function emailRoutes(kind: AccountKind) {
     .openapi(resend, async (c) => {
       const ctx = bindAccount(c.var.deps, kind);
       return c.json(await resendVerification(ctx, c.var.deps.principal), 202);
+    })
+    .openapi(change, async (c) => {
+      const ctx = bindAccount(c.var.deps, kind);
+      return c.json(await requestEmailChange(ctx, c.var.deps.principal, c.req.valid("json")), 202);
     });
 }
