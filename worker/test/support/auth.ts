@@ -171,14 +171,18 @@ export async function mailedToken(email: string): Promise<string | undefined> {
 }
 
 /**
- * An account that signs in only through an identity provider: a new identity's consent at the
- * OAuth stand-in, then the callback. Answers the signed-in client.
+ * A sign-in through an identity provider (a new identity with a fresh address unless given): the
+ * consent at the OAuth stand-in, then the callback. Answers the signed-in client.
  */
-export async function signInWithProvider(kind: PrincipalKind, client = new Client()) {
+export async function signInWithProvider(
+  kind: PrincipalKind,
+  client = new Client(),
+  identity: { sub?: string; email?: string } = {},
+) {
   const start = await client.get(`${authPath(kind)}/oauth/google`);
   const authorize = new URL(start.headers.get("location") ?? "");
-  authorize.searchParams.set("sub", crypto.randomUUID());
-  authorize.searchParams.set("email", uniqueEmail());
+  authorize.searchParams.set("sub", identity.sub ?? crypto.randomUUID());
+  authorize.searchParams.set("email", identity.email ?? uniqueEmail());
   const consent = await fetch(authorize, { redirect: "manual" });
   const callback = new URL(consent.headers.get("location") ?? "");
   await client.get(`${callback.pathname}${callback.search}`);

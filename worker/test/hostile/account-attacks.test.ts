@@ -1,0 +1,182 @@
+// Attacks on accounts, played end to end as an attacker would: guessing from many networks,
+// telling accounts apart by their answers, squatting an address before its owner, keeping a
+// stolen session alive, replaying a captured re-authentication.
+import { describe, expect, it } from "vitest";
+import {
+  authPath,
+  Client,
+  KINDS,
+  mailedToken,
+  registerAccount,
+  signInWithProvider,
+  totpCode,
+  turnOnTwoFactor,
+  uniqueEmail,
+  uniqueIp,
+} from "../support/auth.ts";
+import { expectProblem } from "../support/problem.ts";
+
+/** A random IPv6 /64 as a prefix: `${prefix}${n}` are addresses of one customer's network. */
+const ipv6Network = () => {
+  const group = () => Math.floor(Math.random() * 0x10000).toString(16);
+  return `2001:db8:${group()}:${group()}::`;
+};
+
+/** What an answer tells its reader, without what differs on every request. */
+async function visible(response: Response) {
+  const body = (await response.json()) as Record<string, unknown>;
+  const { requestId: _, instance: __, ...rest } = body;
+  return {
+    status: response.status,
+    retryAfter: response.headers.get("retry-after") !== null,
+    body: rest,
+  };
+}
+
+/** Sends `work` for every item, `width` at a time. */
+async function inWaves<T>(items: T[], width: number, work: (item: T) => Promise<unknown>) {
+  for (let i = 0; i < items.length; i += width) {
+    await Promise.all(items.slice(i, i + width).map(work));
+  }
+}
+
+describe.each(KINDS)("%s account attacks", (kind) => {
+  const path = authPath(kind);
+  const login = (ip: string, body: Record<string, unknown>) =>
+    new Client(ip).post(`${path}/login`, body);
+
+  it("guessing from over a hundred networks leaves each one try, one per /64, and never stops the owner", async () => {
+    const { email, password } = await registerAccount(kind);
+    const guessers = Array.from({ length: 101 }, () => uniqueIp());
+    await inWaves(guessers, 10, async (ip) => {
+      const guess = await login(ip, { email, password: `guess-${ip}` });
+      expect(guess.status).toBe(401);
+    });
+    // Past 100 failures, a network has one try: its second, even with the right password, waits.
+    const used = guessers[0] ?? "";
+    await expectProblem(await login(used, { email, password }), 429, "RATE_LIMITED");
+    // The addresses of one IPv6 /64 are one network: they share that one try.
+    const network = ipv6Network();
+    expect((await login(`${network}1`, { email, password: "another guess" })).status).toBe(401);
+    await expectProblem(await login(`${network}2`, { email, password }), 429, "RATE_LIMITED");
+    // The owner, on a network that has not failed against the account, signs in at once.
+    expect((await login(uniqueIp(), { email, password })).status).toBe(200);
+  });
+
+  it("answers the same for an account that exists and one that does not, limits included", async () => {
+    const existing = await registerAccount(kind);
+    const script = async (email: string) => {
+      const seen: Array<Awaited<ReturnType<typeof visible>>> = [];
+      const networks = Array.from({ length: 7 }, () => uniqueIp());
+      for (const ip of networks) {
+        for (let i = 0; i < 3; i++)
+          seen.push(await visible(await login(ip, { email, password: `x${i}` })));
+      }
+      // Past 20 failures each network has 3 tries: the fourth waits, account or not.
+      seen.push(await visible(await login(networks[0] ?? "", { email, password: "x3" })));
+      const forgot = await new Client().post(`${path}/password/forgot`, { email });
+      seen.push(await visible(forgot));
+      return seen;
+    };
+    const forExisting = await script(existing.email);
+    const forNobody = await script(uniqueEmail());
+    expect(forNobody).toEqual(forExisting);
+    expect(forExisting.at(-2)?.status).toBe(429);
+    expect(forExisting.at(-1)?.status).toBe(202);
+  });
+
+  it("a squatter who registered the owner's address first keeps nothing once the owner signs in through a provider", async () => {
+    const squatter = await registerAccount(kind);
+    const { recoveryCodes } = await turnOnTwoFactor(kind, squatter);
+    const forgot = await new Client().post(`${path}/password/forgot`, { email: squatter.email });
+    expect(forgot.status).toBe(202);
+    let resetToken: string | undefined;
+    for (let i = 0; i < 50 && !resetToken; i++) {
+      resetToken = await mailedToken(squatter.email);
+      if (!resetToken) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(resetToken).toBeDefined();
+
+    const owner = await signInWithProvider(kind, new Client(), { email: squatter.email });
+    const mine = await owner.get(`${path}/me`);
+    expect(mine.status).toBe(200);
+    expect(await mine.json()).toMatchObject({ twoFactorEnabled: false, emailVerified: true });
+
+    // The squatter's session, password, recovery codes and reset link are all gone.
+    await expectProblem(await squatter.client.get(`${path}/me`), 401, "UNAUTHORIZED");
+    await expectProblem(await squatter.client.post(`${path}/refresh`), 401, "UNAUTHORIZED");
+    const withCode = await new Client().post(`${path}/login`, {
+      email: squatter.email,
+      password: squatter.password,
+      code: recoveryCodes[0],
+    });
+    await expectProblem(withCode, 401, "UNAUTHORIZED");
+    const reset = await new Client().post(`${path}/password/reset`, {
+      token: resetToken,
+      password: "the squatter's new passphrase",
+    });
+    await expectProblem(reset, 400, "VALIDATION_FAILED");
+    expect((await owner.get(`${path}/me`)).status).toBe(200);
+  });
+
+  it("a stolen session ended by its owner is refused at its next request, read, write or refresh", async () => {
+    const victim = await registerAccount(kind);
+    const thief = new Client();
+    for (const name of ["access_token", "refresh_token"]) {
+      thief.jar.set(name, victim.client.jar.get(name) ?? "", "/");
+    }
+    expect((await thief.get(`${path}/me`)).status).toBe(200);
+    // The owner signs in on another device and signs every other session out.
+    const owner = new Client();
+    const signedIn = await owner.post(`${path}/login`, {
+      email: victim.email,
+      password: victim.password,
+    });
+    expect(signedIn.status).toBe(200);
+    expect((await owner.delete(`${path}/sessions`)).status).toBe(200);
+    // The thief's access token has minutes left; it is refused all the same.
+    await expectProblem(await thief.get(`${path}/me`), 401, "UNAUTHORIZED");
+    await expectProblem(await thief.get(`${path}/sessions`), 401, "UNAUTHORIZED");
+    await expectProblem(await thief.post(`${path}/refresh`), 401, "UNAUTHORIZED");
+    await expectProblem(
+      await thief.post(`${path}/email/change`, {
+        email: uniqueEmail(),
+        password: victim.password,
+      }),
+      401,
+      "UNAUTHORIZED",
+    );
+    expect((await owner.get(`${path}/me`)).status).toBe(200);
+  });
+
+  it("a captured re-authentication cannot be replayed, on its session or without one", async () => {
+    const account = await registerAccount(kind);
+    const { secret } = await turnOnTwoFactor(kind, account);
+    const body = { code: await totpCode(secret, 1), password: account.password };
+    const first = await account.client.post(`${path}/2fa/recovery-codes`, body);
+    expect(first.status).toBe(200);
+    const { recoveryCodes } = (await first.json()) as { recoveryCodes: string[] };
+    // The same request again, within the code's life: the code is used up.
+    await expectProblem(
+      await account.client.post(`${path}/2fa/recovery-codes`, body),
+      401,
+      "UNAUTHORIZED",
+    );
+    // Without the session it is refused before anything is checked.
+    await expectProblem(
+      await new Client().post(`${path}/2fa/recovery-codes`, body),
+      401,
+      "UNAUTHORIZED",
+    );
+    await expectProblem(await new Client().post(`${path}/2fa/disable`, body), 401, "UNAUTHORIZED");
+    // Nothing changed: the codes of the first answer still sign in, and 2FA is on.
+    const login = await new Client().post(`${path}/login`, {
+      email: account.email,
+      password: account.password,
+      code: recoveryCodes[0],
+    });
+    expect(login.status).toBe(200);
+    const me = (await (await account.client.get(`${path}/me`)).json()) as Record<string, unknown>;
+    expect(me.twoFactorEnabled).toBe(true);
+  });
+});
