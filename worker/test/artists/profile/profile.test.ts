@@ -13,6 +13,7 @@ import {
 } from "../../support/factories.ts";
 import { describeGuardMatrix } from "../../support/guard-matrix.ts";
 import { expectProblem } from "../../support/problem.ts";
+import { conversionJob, waitingConversionJob } from "../../support/queue.ts";
 
 const bucket = () => (env as Bindings).MEDIA as R2Bucket;
 const anyone = () => new Client();
@@ -205,6 +206,11 @@ describe("DELETE /artists/:id", () => {
     );
     const { avatar } = (await upload.json()) as { avatar: string };
     const track = await insertTrack(artist.id);
+    const converting = await insertTrack(artist.id, {
+      processingStatus: "PROCESSING",
+      sourceFileName: "demo.flac",
+    });
+    await waitingConversionJob(converting, "demo.flac");
     await insertAlbum(artist.id);
     const fan = await insertUser();
     await withDb(async (db) => {
@@ -230,6 +236,7 @@ describe("DELETE /artists/:id", () => {
     expect(left).toEqual({ tracks: [], follows: [], likes: [] });
     expect((await bucket().list({ prefix: `tracks/${track.id}/` })).objects).toEqual([]);
     expect(await bucket().head(avatar.slice(1))).toBeNull();
+    expect(await conversionJob(converting.id, "demo.flac")).toBeUndefined();
     // Signing in again is impossible.
     const login = await new Client().post("/api/v1/artists/auth/login", {
       email: artist.email,

@@ -1,12 +1,15 @@
 import { listeningHistory, trackFiles, tracks } from "@edge-music/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { createRequestRedis } from "../../../src/connections/redis.ts";
 import { deleteTrack } from "../../../src/features/tracks/catalogue/service.ts";
 import { createLogger } from "../../../src/logger.ts";
 import type { ObjectStorage } from "../../../src/storage/index.ts";
 import { Client, registerAccount } from "../../support/auth.ts";
+import { CLOSED_PORT } from "../../support/env.ts";
 import { httpDb, insertTrack, insertUser, withDb } from "../../support/factories.ts";
 import { expectProblem } from "../../support/problem.ts";
+import { conversionJob, waitingConversionJob } from "../../support/queue.ts";
 import { fetchMedia, form, json, png, storage } from "./support.ts";
 
 const FILES = [
@@ -67,11 +70,17 @@ describe("DELETE /api/v1/tracks/:id", () => {
     expect((await keysUnder(neighbour.id)).sort()).toEqual([...kept].sort());
   });
 
-  it("deletes a track that is still converting", async () => {
+  it("deletes a track that is still converting, and its waiting conversion job", async () => {
     const owner = await registerAccount("artist");
-    const track = await insertTrack(owner.id, { processingStatus: "PROCESSING" });
+    const track = await insertTrack(owner.id, {
+      processingStatus: "PROCESSING",
+      sourceFileName: "take.wav",
+    });
+    await waitingConversionJob(track, "take.wav");
+    expect(await conversionJob(track.id, "take.wav")).toBeDefined();
     expect((await owner.client.delete(`/api/v1/tracks/${track.id}`)).status).toBe(204);
     expect((await rowsOf(track.id)).tracks).toEqual([]);
+    expect(await conversionJob(track.id, "take.wav")).toBeUndefined();
   });
 
   it("403 for another artist's track, which keeps its rows and objects", async () => {
@@ -103,9 +112,9 @@ describe("DELETE /api/v1/tracks/:id", () => {
     );
   });
 
-  it("still deletes the row when storage fails, and logs the failure", async () => {
+  it("still deletes the row when storage and Redis fail, and logs the failures", async () => {
     const owner = await registerAccount("artist");
-    const track = await insertTrack(owner.id);
+    const track = await insertTrack(owner.id, { sourceFileName: "take.wav" });
     const failing = new Proxy(storage(), {
       get: (target, name) =>
         name === "list" || name === "delete"
@@ -113,10 +122,16 @@ describe("DELETE /api/v1/tracks/:id", () => {
           : Reflect.get(target, name),
     }) as ObjectStorage;
     const logged: string[] = [];
-    const log = { ...createLogger(), error: (message: string) => void logged.push(message) };
+    const log = {
+      ...createLogger(),
+      error: (message: string) => void logged.push(message),
+      warn: (message: string) => void logged.push(message),
+    };
     const principal = { kind: "artist" as const, id: owner.id, sessionId: "s" };
-    await deleteTrack({ db: httpDb(), storage: failing, log, principal }, track.id);
+    const redis = createRequestRedis(`redis://127.0.0.1:${CLOSED_PORT}`);
+    await deleteTrack({ db: httpDb(), redis, storage: failing, log, principal }, track.id);
     expect((await rowsOf(track.id)).tracks).toEqual([]);
     expect(logged).toContain("deleting a track's files failed");
+    expect(logged).toContain("removing the conversion jobs of deleted tracks failed");
   });
 });

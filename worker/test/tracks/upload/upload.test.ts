@@ -1,20 +1,14 @@
 import { env } from "cloudflare:workers";
-import {
-  AUDIO_PROCESSING_QUEUE,
-  AUDIO_PROCESSING_QUEUE_PREFIX,
-  audioJobId,
-} from "@edge-music/contracts";
 import { tracks } from "@edge-music/db";
-import { Queue } from "bullmq";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createRequestRedis } from "../../../src/connections/redis.ts";
 import type { Bindings } from "../../../src/env.ts";
 import { app, type Registered, registerAccount } from "../../support/auth.ts";
 import { CLOSED_PORT, send, testBindings } from "../../support/env.ts";
 import { IMAGE_BYTES, insertAlbum, withDb } from "../../support/factories.ts";
 import { describeGuardMatrix } from "../../support/guard-matrix.ts";
 import { expectProblem } from "../../support/problem.ts";
+import { conversionJob } from "../../support/queue.ts";
 
 const bucket = () => (env as Bindings).MEDIA as R2Bucket;
 
@@ -63,20 +57,6 @@ const post = (artist: Registered, form: FormData, overrides: Partial<Bindings> =
     testBindings(overrides),
   );
 
-async function jobOf(trackId: string, fileName: string) {
-  const redis = createRequestRedis(testBindings().REDIS_URL ?? "");
-  const queue = new Queue(AUDIO_PROCESSING_QUEUE, {
-    connection: redis,
-    prefix: AUDIO_PROCESSING_QUEUE_PREFIX,
-  });
-  try {
-    return await queue.getJob(audioJobId(trackId, fileName));
-  } finally {
-    await queue.close();
-    await redis.quit();
-  }
-}
-
 const rowsOf = (artistId: string) =>
   withDb((db) => db.select().from(tracks).where(eq(tracks.artistId, artistId)));
 
@@ -115,7 +95,7 @@ describe("POST /api/v1/tracks", () => {
     const stored = await bucket().get(row?.sourceKey ?? "");
     expect(new Uint8Array(await (stored as R2ObjectBody).arrayBuffer())).toEqual(audio);
 
-    const job = await jobOf(track.id, "My Song (final).wav");
+    const job = await conversionJob(track.id, "My Song (final).wav");
     expect(job?.id).toBe(`convert-audio-${track.id}-My_Song_final_.wav`);
     expect(job?.data).toEqual({
       trackId: track.id,

@@ -80,7 +80,7 @@ const remove = createRoute({
   tags,
   ...signedIn("artist"),
   summary: "Delete the own account",
-  description: `Deletes the account with its sessions, tracks (with their files, playlist entries and listens), albums, follows and likes, and signs out. Objects in storage are deleted right after the response; nothing of the account is reachable from then on. Another artist's id answers 403 before anything else. ${REAUTH_RULES}`,
+  description: `Deletes the account with its sessions, tracks (with their files, playlist entries and listens), albums, follows and likes, and the tracks' conversion jobs, and signs out. Objects in storage are deleted right after the response; nothing of the account is reachable from then on. Another artist's id answers 403 before anything else. ${REAUTH_RULES}`,
   request: { params: ArtistIdParams, ...optionalJsonBody(ReauthWithOptionalCodeBody) },
   responses: { 204: { description: "Deleted." }, ...problemResponses(400, 401, 403, 404, 429) },
 });

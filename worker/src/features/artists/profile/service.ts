@@ -2,6 +2,7 @@ import { trackKeys } from "@edge-music/contracts";
 import { albums, artists, follows, pgErrorCode, tracks, UNIQUE_VIOLATION } from "@edge-music/db";
 import { count, desc, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { discardConversionJobs } from "../../../connections/queue.ts";
 import { ConflictError, NotFoundError } from "../../../errors/app-error.ts";
 import { deleteMedia, type Image } from "../../../images/images.ts";
 import { type NewImages, replaceImages } from "../../../images/replace.ts";
@@ -12,7 +13,7 @@ import { withSecondFactor } from "../../auth/two-factor/second-factor.ts";
 import { publicArtistColumns } from "./queries.ts";
 
 /** What the profile services take; each function picks what it uses. */
-type ArtistDeps = Pick<RequestDeps, "db" | "storage" | "log" | "waitUntil" | "principal">;
+type ArtistDeps = Pick<RequestDeps, "db" | "redis" | "storage" | "log" | "waitUntil" | "principal">;
 
 type Row = { createdAt: Date } & Record<string, unknown>;
 const dto = <T extends Row>(row: T) => ({ ...row, createdAt: row.createdAt.toISOString() });
@@ -106,8 +107,9 @@ export async function updateArtist(
 
 /**
  * Deletes the account; the schema cascades to its sessions, tracks (with their files, playlist
- * entries and listens), albums, follows and likes. The objects in storage are deleted after the
- * response: nothing points at them any more, so they are unreachable at once.
+ * entries and listens), albums, follows and likes. The tracks' conversion jobs go next; the
+ * objects in storage are deleted after the response: nothing points at them any more, so they are
+ * unreachable at once.
  */
 export async function deleteArtist(ctx: ArtistDeps, id: string, first: BatchItem<"pg">[] = []) {
   // One batch (one transaction): the re-authentication's statements (counters given back, a code
@@ -116,7 +118,10 @@ export async function deleteArtist(ctx: ArtistDeps, id: string, first: BatchItem
   const results = (await withSecondFactor(() =>
     db.batch([
       ...first,
-      db.select({ id: tracks.id, cover: tracks.cover }).from(tracks).where(eq(tracks.artistId, id)),
+      db
+        .select({ id: tracks.id, cover: tracks.cover, sourceFileName: tracks.sourceFileName })
+        .from(tracks)
+        .where(eq(tracks.artistId, id)),
       db.select({ cover: albums.cover }).from(albums).where(eq(albums.artistId, id)),
       db
         .delete(artists)
@@ -125,12 +130,17 @@ export async function deleteArtist(ctx: ArtistDeps, id: string, first: BatchItem
     ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]]),
   )) as unknown[];
   const [ownTracks, ownAlbums, deleted] = results.slice(-3) as [
-    Array<{ id: string; cover: string | null }>,
+    Array<{ id: string; cover: string | null; sourceFileName: string | null }>,
     Array<{ cover: string | null }>,
     Array<{ avatar: string | null; backgroundImage: string | null }>,
   ];
   const [artist] = deleted;
   if (!artist) throw new NotFoundError("No such artist.");
+  // Their jobs before the response, on the request's Redis connection (closed after it).
+  await discardConversionJobs(
+    ctx,
+    ownTracks.map((track) => ({ trackId: track.id, sourceFileName: track.sourceFileName })),
+  );
   const media = { ownTracks, covers: [...ownTracks, ...ownAlbums].map((r) => r.cover) };
   ctx.waitUntil(
     (async () => {

@@ -67,7 +67,7 @@ const remove = ownerDeleteRoute({
   tags,
   summary: "Delete an own track",
   description:
-    "Owner only, in any processing state. Deletes the track with its file records, its entries in playlists and its listens in histories, then every object under `tracks/<id>/` in storage and its cover. Objects are deleted after the row: if storage fails, the failure is logged and the objects stay behind, unreachable (no route serves a deleted track). Another artist's track: 403.",
+    "Owner only, in any processing state. Deletes the track with its file records, its entries in playlists and its listens in histories, then its conversion job (a conversion already running drops its work when it finds the track gone), every object under `tracks/<id>/` in storage and its cover. Objects are deleted after the row: if storage fails, the failure is logged and the objects stay behind, unreachable (no route serves a deleted track). Another artist's track: 403.",
   params: IdParams,
 });
 

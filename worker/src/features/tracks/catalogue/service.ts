@@ -1,6 +1,7 @@
 import { trackKeys } from "@edge-music/contracts";
 import { albums, tracks } from "@edge-music/db";
 import { and, eq, sql } from "drizzle-orm";
+import { discardConversionJobs } from "../../../connections/queue.ts";
 import { NotFoundError } from "../../../errors/app-error.ts";
 import type { Image } from "../../../images/images.ts";
 import { discardImages, replaceImages } from "../../../images/replace.ts";
@@ -20,7 +21,7 @@ import {
 import type { OwnTrackView, TrackView } from "./schema.ts";
 
 /** What the track services take; each function picks what it uses. */
-type CatalogueDeps = Pick<RequestDeps, "db" | "storage" | "log" | "principal" | "viewer">;
+type CatalogueDeps = Pick<RequestDeps, "db" | "redis" | "storage" | "log" | "principal" | "viewer">;
 
 const trackNotFound = (id: string) => new NotFoundError(`No track with id ${id}.`);
 
@@ -113,19 +114,23 @@ export async function updateTrack(
 
 /**
  * Deletes the row (its file records, playlist entries and listens cascade in the schema), then
- * every object under tracks/<id>/, the upload's source if it lies elsewhere, and the cover.
+ * its conversion job, every object under tracks/<id>/, the upload's source if it lies elsewhere, and the cover.
  * Storage comes second: once the row is gone nothing can reach the objects, so a storage failure
  * is logged and leaves harmless orphans rather than failing a delete that has happened.
  */
 export async function deleteTrack(
-  ctx: Pick<CatalogueDeps, "db" | "storage" | "log" | "principal">,
+  ctx: Pick<CatalogueDeps, "db" | "redis" | "storage" | "log" | "principal">,
   id: string,
 ): Promise<void> {
   const caller = ctx.principal;
   const [row] = await ctx.db
     .delete(tracks)
     .where(and(eq(tracks.id, id), eq(tracks.artistId, caller.id)))
-    .returning({ cover: tracks.cover, sourceKey: tracks.sourceKey });
+    .returning({
+      cover: tracks.cover,
+      sourceKey: tracks.sourceKey,
+      sourceFileName: tracks.sourceFileName,
+    });
   if (!row) {
     const [other] = await ctx.db
       .select({ artistId: tracks.artistId })
@@ -134,6 +139,7 @@ export async function deleteTrack(
     if (other) assertOwner(caller, other.artistId, "track");
     throw trackNotFound(id);
   }
+  await discardConversionJobs(ctx, [{ trackId: id, sourceFileName: row.sourceFileName }]);
   const { prefix } = trackKeys(id);
   try {
     await deletePrefix(ctx.storage, prefix);
