@@ -453,6 +453,10 @@ const BUDGETS: Record<string, Budget> = {
     prepare: async () =>
       get(`/api/v1/artists/by-username/${(await registerAccount("artist")).username}`),
   },
+  "GET /api/v1/artists/me/tracks": {
+    trips: 1,
+    prepare: async () => get("/api/v1/artists/me/tracks", (await registerAccount("artist")).client),
+  },
   "GET /api/v1/artists/{id}": {
     trips: 1,
     prepare: async () => get(`/api/v1/artists/${await artistId()}`),

@@ -2,10 +2,11 @@ import { createRoute } from "@hono/zod-openapi";
 import { EDGE, edgeCached } from "../../../middleware/edge-cache.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { json, newRouter } from "../../../openapi/router.ts";
+import { signedIn } from "../../../security/guard.ts";
 import { IdParams, PageQuery } from "../../../validation/common.ts";
 import { AlbumSummaryDto } from "../../albums/schema.ts";
-import { TrackDto } from "../../tracks/catalogue/schema.ts";
-import { artistAlbums, artistTracks } from "./service.ts";
+import { OwnTrackDto, ProcessingStatus, TrackDto } from "../../tracks/catalogue/schema.ts";
+import { artistAlbums, artistTracks, ownTracks } from "./service.ts";
 
 const tags = ["Artists"];
 
@@ -16,12 +17,27 @@ const tracksOf = createRoute({
   summary: "An artist's tracks",
   ...edgeCached(
     EDGE.catalogue,
-    "Public. The artist's READY tracks, newest first (ties by id), paginated with `page` and `limit`; a plain array, and a page shorter than `limit` is the last. Tracks still converting or failed are not listed, not even to the owner. Unknown artist: 404.",
+    "Public. The artist's READY tracks, newest first (ties by id), paginated with `page` and `limit`; a plain array, and a page shorter than `limit` is the last. Tracks still converting or failed are not listed here, not even to the owner (they see them in `/artists/me/tracks`). Unknown artist: 404.",
   ),
   request: { params: IdParams, query: PageQuery },
   responses: {
     200: json(TrackDto.array(), "A page of the artist's tracks."),
     ...problemResponses(400, 404),
+  },
+});
+
+const mine = createRoute({
+  method: "get",
+  path: "/me/tracks",
+  tags,
+  ...signedIn("artist"),
+  summary: "The signed-in artist's own tracks, in every state",
+  description:
+    "Every track of the caller, converting, failed or ready (or only those in `status`), with the conversion record: `processingStatus`, `processingError` (why the last attempt failed), `processingProgress`, `processingAttempts` and its times. Newest first (ties by id), paginated with `page` and `limit`; a plain array, and a page shorter than `limit` is the last.",
+  request: { query: PageQuery.extend({ status: ProcessingStatus.optional() }) },
+  responses: {
+    200: json(OwnTrackDto.array(), "A page of the caller's tracks."),
+    ...problemResponses(400, 401, 403),
   },
 });
 
@@ -43,6 +59,8 @@ const albumsOf = createRoute({
 
 /** An artist's tracks and albums; mounted under /api/v1/artists. */
 export const artistCatalogueRoutes = newRouter()
+  // Before `/{id}/tracks`, which would take "me" for an id.
+  .openapi(mine, async (c) => c.json(await ownTracks(c.var.deps, c.req.valid("query")), 200))
   .openapi(tracksOf, async (c) => {
     const { id } = c.req.valid("param");
     return c.json(await artistTracks(c.var.deps, id, c.req.valid("query")), 200);

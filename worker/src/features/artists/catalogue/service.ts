@@ -4,7 +4,13 @@ import { NotFoundError } from "../../../errors/app-error.ts";
 import type { RequestDeps } from "../../../request-deps.ts";
 import type { Page } from "../../../validation/common.ts";
 import { listAlbumsQuery, toSummary } from "../../albums/service.ts";
-import { readyTracksQuery, toTrackDto } from "../../tracks/catalogue/queries.ts";
+import {
+  ownTracksQuery,
+  readyTracksQuery,
+  toOwnTrackDto,
+  toTrackDto,
+} from "../../tracks/catalogue/queries.ts";
+import type { OwnTrackView } from "../../tracks/catalogue/schema.ts";
 
 type Ctx = Pick<RequestDeps, "db">;
 
@@ -34,4 +40,13 @@ export async function artistAlbums(ctx: Ctx, artistId: string, page: Page) {
   ]);
   assertArtist(artist, artistId);
   return rows.map(toSummary);
+}
+
+/** The signed-in artist's own tracks in every state (or one): one round trip. */
+export async function ownTracks(
+  ctx: Pick<RequestDeps, "db" | "principal">,
+  query: Page & { status?: OwnTrackView["processingStatus"] | undefined },
+): Promise<OwnTrackView[]> {
+  const rows = await ownTracksQuery(ctx.db, ctx.principal.id, query.status, query);
+  return rows.map(toOwnTrackDto);
 }

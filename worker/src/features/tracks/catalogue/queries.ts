@@ -124,3 +124,25 @@ export async function readyTracks(
 ): Promise<TrackView[]> {
   return (await readyTracksQuery(db, filter, order, page)).map(toTrackDto);
 }
+
+/**
+ * An artist's own tracks in every state (or in `status`), with the owner's fields, newest first
+ * (ties by id): what the artist sees of their uploads.
+ */
+export function ownTracksQuery(
+  db: Queryable,
+  artistId: string,
+  status: OwnRow["processingStatus"] | undefined,
+  page: Page,
+) {
+  return db
+    .select(OWN)
+    .from(tracks)
+    .innerJoin(artists, eq(artists.id, tracks.artistId))
+    .where(
+      and(eq(tracks.artistId, artistId), status ? eq(tracks.processingStatus, status) : undefined),
+    )
+    .orderBy(desc(tracks.createdAt), desc(tracks.id))
+    .limit(page.limit)
+    .offset(offsetOf(page));
+}
