@@ -638,6 +638,18 @@ const BUDGETS: Record<string, Budget> = {
   },
   "PUT /api/v1/tracks/{id}": { trips: 1, prepare: onOwn("tracks", "PUT", { title: "New" }) },
   "DELETE /api/v1/tracks/{id}": { trips: 1, prepare: onOwn("tracks", "DELETE") },
+  "POST /api/v1/tracks/{id}/retry": {
+    trips: 1,
+    prepare: async () => {
+      const artist = await registerAccount("artist");
+      const track = await insertTrack(artist.id, {
+        processingStatus: "FAILED",
+        sourceKey: "tracks/x/source/a.wav",
+        sourceFileName: "a.wav",
+      });
+      return { client: artist.client, method: "POST", path: `/api/v1/tracks/${track.id}/retry` };
+    },
+  },
   "GET /api/v1/search": {
     trips: 1,
     prepare: async () => get(`/api/v1/search?q=budget${freshPage()}`),

@@ -42,6 +42,22 @@ export async function enqueueConversion(
 }
 
 /**
+ * Queues a track's conversion again (a retry by hand): the job of its earlier round, failed and
+ * kept for its retention, is removed first, else the add would be a no-op under the same id.
+ */
+export async function requeueConversion(
+  redis: RedisClient,
+  payload: AudioJobPayload,
+): Promise<string> {
+  const jobId = audioJobId(payload.trackId, payload.sourceFileName);
+  await withQueue(redis, async (queue) => {
+    await queue.remove(jobId);
+    await queue.add(AUDIO_PROCESSING_JOB_NAME, payload, { ...AUDIO_PROCESSING_JOB_OPTIONS, jobId });
+  });
+  return jobId;
+}
+
+/**
  * Removes the conversion jobs of deleted tracks, whatever their state (waiting, delayed, failed,
  * completed: each holds the track's ids until it expires). A job a transcoder is running is
  * locked and stays; the transcoder drops it when it finds its track gone. Answers how many went.

@@ -1,7 +1,8 @@
 import { albums, FOREIGN_KEY_VIOLATION, pgErrorCode, tracks } from "@edge-music/db";
-import { eq, sql } from "drizzle-orm";
-import { enqueueConversion } from "../../../connections/queue.ts";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { enqueueConversion, requeueConversion } from "../../../connections/queue.ts";
 import {
+  ConflictError,
   NotFoundError,
   PayloadTooLargeError,
   ServiceUnavailableError,
@@ -12,6 +13,7 @@ import { boundaryOf } from "../../../file-input/multipart-stream.ts";
 import { IMAGE_MAX_BYTES, type Image, mediaKey, storeImage } from "../../../images/images.ts";
 import { describeError } from "../../../logger.ts";
 import type { RequestDeps } from "../../../request-deps.ts";
+import { assertOwner } from "../../../security/guard.ts";
 import { confirmSession } from "../../../security/sessions.ts";
 import { findTrackQuery, toOwnTrackDto } from "../catalogue/queries.ts";
 import type { OwnTrackView } from "../catalogue/schema.ts";
@@ -177,4 +179,91 @@ async function insertTrack(
   if (!row) throw new Error("the new track was not read back");
   if (upload.albumId && row.albumId === null) throw new NotFoundError("No such album of yours.");
   return row;
+}
+
+/**
+ * Queues a FAILED track's conversion again while its source is kept. One batch reads the track as
+ * it was and makes it PROCESSING with a clean record (only the owner's FAILED track with a
+ * source); then the job is replaced. A refused queue puts the record back (503).
+ */
+export async function retryConversion(
+  ctx: Pick<RequestDeps, "db" | "redis" | "log" | "principal">,
+  id: string,
+): Promise<OwnTrackView> {
+  const { db } = ctx;
+  const [[before], restarted, [view]] = await db.batch([
+    db
+      .select({
+        artistId: tracks.artistId,
+        status: tracks.processingStatus,
+        sourceKey: tracks.sourceKey,
+        sourceFileName: tracks.sourceFileName,
+        error: tracks.processingError,
+        attempts: tracks.processingAttempts,
+        startedAt: tracks.processingStartedAt,
+        finishedAt: tracks.processingFinishedAt,
+      })
+      .from(tracks)
+      .where(eq(tracks.id, id)),
+    db
+      .update(tracks)
+      .set({
+        processingStatus: "PROCESSING",
+        processingError: null,
+        processingAttempts: 0,
+        processingProgress: 0,
+        processingStartedAt: null,
+        processingFinishedAt: null,
+      })
+      .where(
+        and(
+          eq(tracks.id, id),
+          eq(tracks.artistId, ctx.principal.id),
+          eq(tracks.processingStatus, "FAILED"),
+          isNotNull(tracks.sourceKey),
+          isNotNull(tracks.sourceFileName),
+        ),
+      )
+      .returning({ id: tracks.id }),
+    findTrackQuery(db, id),
+  ]);
+  if (!before) throw new NotFoundError(`No track with id ${id}.`);
+  assertOwner(ctx.principal, before.artistId, "track");
+  if (before.status !== "FAILED") {
+    throw new ConflictError(
+      `Only a FAILED track is converted again; this one is ${before.status}.`,
+    );
+  }
+  if (restarted.length === 0 || !before.sourceKey || !before.sourceFileName || !view) {
+    throw new ConflictError("The uploaded file is no longer kept; upload it again.");
+  }
+  try {
+    await requeueConversion(ctx.redis, {
+      trackId: id,
+      artistId: before.artistId,
+      sourceKey: before.sourceKey,
+      sourceFileName: before.sourceFileName,
+    });
+  } catch (error) {
+    await db
+      .update(tracks)
+      .set({
+        processingStatus: "FAILED",
+        processingError: before.error,
+        processingAttempts: before.attempts,
+        processingStartedAt: before.startedAt,
+        processingFinishedAt: before.finishedAt,
+      })
+      .where(and(eq(tracks.id, id), eq(tracks.processingStatus, "PROCESSING")))
+      .catch((undo: unknown) =>
+        ctx.log.error("a refused retry left the track PROCESSING", {
+          trackId: id,
+          ...describeError(undo),
+        }),
+      );
+    throw new ServiceUnavailableError("The conversion queue is unavailable; try again.", {
+      cause: error,
+    });
+  }
+  return toOwnTrackDto(view);
 }
