@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { AccountKind } from "../../security/account-kinds.ts";
-import { isCommonPassword } from "./password/common-passwords.ts";
+import { isCommonPassword, isContextPassword } from "./password/common-passwords.ts";
 
 export const USERNAME = /^[A-Za-z0-9_.-]{3,30}$/;
 
@@ -27,6 +27,10 @@ export const NewPassword = z
   .min(8, "at least 8 characters")
   .max(128, "at most 128 characters")
   .refine((password) => !isCommonPassword(password), "too common; choose another")
+  .refine(
+    (password) => !isContextPassword(password),
+    "made of this service's own name and words; choose another",
+  )
   .openapi({ example: "correct horse battery staple" });
 
 const TotpCode = z

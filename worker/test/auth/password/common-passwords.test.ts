@@ -3,6 +3,7 @@ import {
   COMMON_PASSWORDS_MIN_LENGTH,
   commonPasswordCount,
   isCommonPassword,
+  isContextPassword,
 } from "../../../src/features/auth/password/common-passwords.ts";
 
 describe("isCommonPassword", () => {
@@ -14,6 +15,11 @@ describe("isCommonPassword", () => {
   it("ignores case", () => {
     expect(isCommonPassword("Password123")).toBe(true);
     expect(isCommonPassword("QWERTYUIOP")).toBe(true);
+  });
+
+  it("compares as the hash does: a full-width or composed form of a listed password is listed", () => {
+    expect(isCommonPassword("ｐａｓｓｗｏｒｄ１２３")).toBe(true);
+    expect(isCommonPassword("Ｆｏｏｔｂａｌｌ")).toBe(true);
   });
 
   it("accepts a random password", () => {
@@ -35,4 +41,23 @@ describe("isCommonPassword", () => {
     expect(commonPasswordCount()).toBeGreaterThan(3_000);
     expect(commonPasswordCount()).toBeLessThanOrEqual(10_000);
   });
+});
+
+describe("isContextPassword", () => {
+  it.each([
+    "EdgeMusic2026!",
+    "edge-music",
+    "music stream 123",
+    "ＥｄｇｅＭｕｓｉｃ",
+    "songsongsong1",
+  ])("refuses %s, made only of the service's words", (password) => {
+    expect(isContextPassword(password)).toBe(true);
+  });
+
+  it.each(["edge of a music box", "my edgy music taste", "correct horse battery staple"])(
+    "accepts %s, which has other words too",
+    (password) => {
+      expect(isContextPassword(password)).toBe(false);
+    },
+  );
 });

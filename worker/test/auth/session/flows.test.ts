@@ -206,6 +206,12 @@ describe.each(KINDS)("%s sessions", (kind) => {
     ["a short password", { password: "short12" }, "json.password"],
     ["a long password", { password: "x".repeat(129) }, "json.password"],
     ["a common password", { password: "password123" }, "json.password"],
+    [
+      "a common password in full-width letters",
+      { password: "ｐａｓｓｗｏｒｄ１２３" },
+      "json.password",
+    ],
+    ["the service's own name", { password: "EdgeMusic2026!" }, "json.password"],
     ["a missing field", { username: undefined }, "json.username"],
   ])("refuses %s with 400 naming the field", async (_name, override, field) => {
     const body = {

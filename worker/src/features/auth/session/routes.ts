@@ -36,7 +36,7 @@ export function sessionRoutes(kind: AccountKind) {
     path: "/register",
     tags,
     summary: `Register ${kind.aName}`,
-    description: `Username: 3–30 letters, digits, \`_\`, \`.\`, \`-\` (unique, case-insensitive). Email: unique, stored lower-case. Password: 8–128 characters, not one of the 10,000 most common (NIST SP 800-63B). ${COOKIES}`,
+    description: `Username: 3–30 letters, digits, \`_\`, \`.\`, \`-\` (unique, case-insensitive). Email: unique, stored lower-case. Password: 8–128 characters, not one of the 10,000 most common (NIST SP 800-63B; compared after Unicode NFKC normalisation, ignoring case), and not made only of this service's own words (edge, music, stream, …) with digits and symbols. ${COOKIES}`,
     request: jsonBody(RegisterBody),
     responses: {
       201: json(Account, "Registered and signed in."),
