@@ -5,6 +5,8 @@ import {
   registerAccount,
   signInWithProvider,
   strongPassword,
+  totpCode,
+  turnOnTwoFactor,
   uniqueName,
 } from "../support/auth.ts";
 import { insertArtist, insertTrack } from "../support/factories.ts";
@@ -116,6 +118,16 @@ describe("DELETE /api/v1/users/me", () => {
     const client = await signInWithProvider("user");
     expect((await client.request("DELETE", "/api/v1/users/me", {})).status).toBe(204);
     await expectProblem(await client.get(`${path}/me`), 401, "UNAUTHORIZED");
+  });
+
+  it("asks an account with 2FA on for a current code as well as the password", async () => {
+    const account = await registerAccount("user");
+    const { secret } = await turnOnTwoFactor("user", account);
+    const leave = (body: object) => account.client.request("DELETE", "/api/v1/users/me", body);
+    await expectProblem(await leave({ password: account.password }), 400, "VALIDATION_FAILED");
+    expect((await account.client.get(`${path}/me`)).status).toBe(200);
+    const left = await leave({ password: account.password, code: await totpCode(secret, 1) });
+    expect(left.status).toBe(204);
   });
 });
 

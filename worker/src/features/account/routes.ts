@@ -5,7 +5,7 @@ import { json, jsonBody, newRouter } from "../../openapi/router.ts";
 import { ACCOUNT_KINDS, bindAccount } from "../../security/account-kinds.ts";
 import { clearSessionCookies } from "../../security/cookies.ts";
 import { signedIn } from "../../security/guard.ts";
-import { REAUTH_RULES } from "../auth/reauth.ts";
+import { REAUTH_CODE_WHEN_ENABLED, REAUTH_RULES } from "../auth/reauth.ts";
 import { ReauthWithOptionalCodeBody, SessionDto } from "../auth/schema.ts";
 import { deleteUser, exportArtist, exportUser } from "./service.ts";
 
@@ -56,7 +56,7 @@ const remove = createRoute({
   tags: [kind.tag],
   ...signedIn("user"),
   summary: "Delete the account",
-  description: `Deletes the listener's account and everything personal with it at once: sessions (every one of them ends), 2FA, history, likes, follows, playlists and their covers. It cannot be undone. ${REAUTH_RULES} The cookies are cleared.`,
+  description: `Deletes the listener's account and everything personal with it at once: sessions (every one of them ends), 2FA, history, likes, follows, playlists and their covers. It cannot be undone. ${REAUTH_RULES} ${REAUTH_CODE_WHEN_ENABLED} The cookies are cleared.`,
   request: jsonBody(ReauthWithOptionalCodeBody),
   responses: {
     204: { description: "Deleted." },

@@ -35,7 +35,7 @@ export async function deleteUser(
   principal: Principal,
   proof: ReauthProof,
 ) {
-  const { first } = await reauthenticate(ctx, principal, proof);
+  const { first } = await reauthenticate(ctx, principal, proof, { codeWhenEnabled: true });
   const { db } = ctx;
   const results = (await withSecondFactor(() =>
     db.batch([

@@ -32,12 +32,18 @@ export interface ReauthProof {
 export interface ReauthOptions {
   /** The change also needs a current TOTP code, whatever the account (turning 2FA off). */
   codeRequired?: boolean;
+  /** The change also needs a current TOTP code when the account has 2FA on (email, deletion). */
+  codeWhenEnabled?: boolean;
   /**
    * The change's own limits (how often it may be asked for), counted in the same round trip and
    * judged once the caller is proven: a 429 then still gives the sign-in counters back.
    */
   limits?: Limit[];
 }
+
+/** Added to REAUTH_RULES where a change also needs the second factor of an account that has it. */
+export const REAUTH_CODE_WHEN_ENABLED =
+  "An account with 2FA on also sends a current TOTP `code` (not a recovery code; else 400 `required`).";
 
 export const REAUTH_RULES = `Re-authentication: an account with a password sends \`password\` (a wrong one counts as a failed sign-in and answers 400 \`wrong_password\`); an account that signs in only through an identity provider sends a current TOTP \`code\` when it has 2FA, or acts within ${REAUTH_FRESH_SECONDS / 60} minutes of signing in (else 403: sign in again).`;
 
@@ -98,7 +104,8 @@ export async function reauthenticate(
       ]);
     }
   }
-  const needsCode = options.codeRequired === true;
+  const needsCode =
+    options.codeRequired === true || (options.codeWhenEnabled === true && row.enabledAt !== null);
   const fresh = session.createdAt.getTime() >= ctx.now.getTime() - REAUTH_FRESH_SECONDS * 1000;
   let codeProof: SecondFactorProof | undefined;
   try {

@@ -10,6 +10,8 @@ import {
   registerAccount,
   signInWithProvider,
   strongPassword,
+  totpCode,
+  turnOnTwoFactor,
   uniqueEmail,
   uniqueName,
 } from "../../support/auth.ts";
@@ -155,6 +157,29 @@ describe.each(KINDS)("%s email change", (kind) => {
     expect(taker.status).toBe(201);
     await expectProblem(await verify(token), 409, "CONFLICT");
     expect((await login(account.email, account.password)).status).toBe(200);
+  });
+
+  it("asks an account with 2FA on for a current code too (not a recovery code)", async () => {
+    const account = await registerAccount(kind);
+    const { secret, recoveryCodes } = await turnOnTwoFactor(kind, account);
+    const email = uniqueEmail();
+    const missing = await expectProblem(
+      await change(account, { email, password: account.password }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expect(errorCode(missing)).toBe("required");
+    await expectProblem(
+      await change(account, { email, password: account.password, code: recoveryCodes[0] }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    const asked = await change(account, {
+      email,
+      password: account.password,
+      code: await totpCode(secret, 1),
+    });
+    expect(asked.status).toBe(202);
   });
 
   it("lets an account without a password change its address right after signing in", async () => {

@@ -9,7 +9,7 @@ import { ACCOUNT_KINDS, bindAccount } from "../../../security/account-kinds.ts";
 import { clearSessionCookies } from "../../../security/cookies.ts";
 import { assertOwner, signedIn } from "../../../security/guard.ts";
 import { PageQuery } from "../../../validation/common.ts";
-import { REAUTH_RULES, reauthenticate } from "../../auth/reauth.ts";
+import { REAUTH_CODE_WHEN_ENABLED, REAUTH_RULES, reauthenticate } from "../../auth/reauth.ts";
 import { ReauthWithOptionalCodeBody } from "../../auth/schema.ts";
 import {
   ArtistDto,
@@ -80,7 +80,7 @@ const remove = createRoute({
   tags,
   ...signedIn("artist"),
   summary: "Delete the own account",
-  description: `Deletes the account with its sessions, tracks (with their files, playlist entries and listens), albums, follows and likes, and the tracks' conversion jobs, and signs out. Objects in storage are deleted right after the response; nothing of the account is reachable from then on. Another artist's id answers 403 before anything else. ${REAUTH_RULES}`,
+  description: `Deletes the account with its sessions, tracks (with their files, playlist entries and listens), albums, follows and likes, and the tracks' conversion jobs, and signs out. Objects in storage are deleted right after the response; nothing of the account is reachable from then on. Another artist's id answers 403 before anything else. ${REAUTH_RULES} ${REAUTH_CODE_WHEN_ENABLED}`,
   request: { params: ArtistIdParams, ...optionalJsonBody(ReauthWithOptionalCodeBody) },
   responses: { 204: { description: "Deleted." }, ...problemResponses(400, 401, 403, 404, 429) },
 });
@@ -101,7 +101,9 @@ export const artistProfileRoutes = newRouter()
     const { id } = c.req.valid("param");
     assertOwner(c.var.deps.principal, id, "account");
     const ctx = bindAccount(c.var.deps, ACCOUNT_KINDS.artist);
-    const { first } = await reauthenticate(ctx, c.var.deps.principal, c.req.valid("json") ?? {});
+    const { first } = await reauthenticate(ctx, c.var.deps.principal, c.req.valid("json") ?? {}, {
+      codeWhenEnabled: true,
+    });
     await deleteArtist(c.var.deps, id, first);
     clearSessionCookies(c, { env: c.var.env, account: ACCOUNT_KINDS.artist });
     return c.body(null, 204);

@@ -4,7 +4,7 @@ import { json, jsonBody, newRouter } from "../../../openapi/router.ts";
 import type { AccountKind } from "../../../security/account-kinds.ts";
 import { bindAccount } from "../../../security/account-kinds.ts";
 import { signedIn } from "../../../security/guard.ts";
-import { REAUTH_RULES } from "../reauth.ts";
+import { REAUTH_CODE_WHEN_ENABLED, REAUTH_RULES } from "../reauth.ts";
 import { Email, MessageDto, ReauthWithOptionalCodeBody } from "../schema.ts";
 import { requestEmailChange, resendVerification, verifyEmail } from "./service.ts";
 
@@ -60,7 +60,7 @@ export function emailRoutes(kind: AccountKind) {
     tags,
     ...signedIn(kind.name),
     summary: "Change the account's email address",
-    description: `Mails a link to the new address; the account moves to it only when the link comes back (\`email/verify\`), and a notice goes to the current address at once and again on the change. Until then the current address stays in use. 400 \`same_email\` for the account's own address; 409 when another account of this kind has the address; at most 5 requests an hour, refused ones included (then 429). ${REAUTH_RULES}`,
+    description: `Mails a link to the new address; the account moves to it only when the link comes back (\`email/verify\`), and a notice goes to the current address at once and again on the change. Until then the current address stays in use. 400 \`same_email\` for the account's own address; 409 when another account of this kind has the address; at most 5 requests an hour, refused ones included (then 429). ${REAUTH_RULES} ${REAUTH_CODE_WHEN_ENABLED}`,
     request: jsonBody(ChangeBody),
     responses: {
       202: json(MessageDto, "On its way to the new address."),

@@ -159,7 +159,10 @@ export async function requestEmailChange(
     max: 5,
     windowSeconds: 60 * 60,
   };
-  const { first } = await reauthenticate(ctx, principal, input, { limits: [limit] });
+  const { first } = await reauthenticate(ctx, principal, input, {
+    limits: [limit],
+    codeWhenEnabled: true,
+  });
   const change = await verificationToken(ctx, principal.id, input.email, "change");
   const taken = alias(principals, "taken");
   const results = (await ctx.db.batch([
