@@ -9,6 +9,7 @@ import {
   ACCESS_TTL_SECONDS,
   isSessionClaims,
   REFRESH_TTL_SECONDS,
+  SESSION_IDLE_SECONDS,
   signToken,
   verifyToken,
 } from "./tokens.ts";
@@ -76,7 +77,8 @@ export const REFRESH_GRACE_SECONDS = 10;
  * replaced, so the token just used stops working. The token the last rotation replaced, presented
  * again within REFRESH_GRACE_SECONDS of it, gets the current pair (no new rotation). Any other
  * token that was already rotated away means two parties hold the same session (theft or replay):
- * the whole session is revoked (ASVS 10.4.5).
+ * the whole session is revoked (ASVS 10.4.5). A session past its end, or unused (no sign-in or
+ * refresh) for SESSION_IDLE_SECONDS, is gone: its row is deleted and the refresh refused.
  */
 export async function rotateSession(
   ctx: Pick<SessionContext, "env" | "now" | "account"> & Pick<RequestDeps, "db">,
@@ -94,6 +96,7 @@ export async function rotateSession(
   const { sessions } = ctx.account.auth;
   const next = crypto.randomUUID();
   const graceStart = new Date(ctx.now.getTime() - REFRESH_GRACE_SECONDS * 1000);
+  const idleStart = new Date(ctx.now.getTime() - SESSION_IDLE_SECONDS * 1000);
   // One statement, so one round trip: the row is locked (a concurrent rotation with the same
   // token waits, then reads the rotated row and takes the grace or counts as reuse), then rotated,
   // or answered with the current pair within the grace, or, for any other token, deleted.
@@ -101,7 +104,8 @@ export async function rotateSession(
     with s as (
       select ${sessions.id} as id, ${sessions.refreshTokenId} as token,
         ${sessions.previousRefreshTokenId} as previous, ${sessions.refreshedAt} as refreshed_at,
-        ${sessions.expiresAt} as expires_at
+        ${sessions.expiresAt} > ${ctx.now}
+          and coalesce(${sessions.refreshedAt}, ${sessions.createdAt}) > ${idleStart} as live
       from ${sessions}
       where ${sessions.id} = ${claims.sid} and ${sessions.principalId} = ${claims.sub}
       for update
@@ -111,17 +115,19 @@ export async function rotateSession(
         ${sql.identifier(sessions.previousRefreshTokenId.name)} = s.token,
         ${sql.identifier(sessions.refreshedAt.name)} = ${ctx.now}
       from s
-      where ${sessions.id} = s.id and s.expires_at > ${ctx.now} and s.token = ${claims.jti}
+      where ${sessions.id} = s.id and s.live and s.token = ${claims.jti}
       returning 1
     ), grace as (
       select s.token from s
-      where s.expires_at > ${ctx.now} and s.token <> ${claims.jti}
+      where s.live and s.token <> ${claims.jti}
         and s.previous = ${claims.jti} and s.refreshed_at > ${graceStart}
     ), revoked as (
       delete from ${sessions} using s
-      where ${sessions.id} = s.id and s.expires_at > ${ctx.now} and s.token <> ${claims.jti}
+      where ${sessions.id} = s.id and s.live and s.token <> ${claims.jti}
         and not exists (select from grace)
       returning 1
+    ), ended as (
+      delete from ${sessions} using s where ${sessions.id} = s.id and not s.live
     )
     select case
       when exists (select from rotated) then 'rotated'

@@ -10,6 +10,11 @@ export type TokenType = "access" | "refresh" | "oauth-state" | "pending-2fa";
 
 export const ACCESS_TTL_SECONDS = 5 * 60;
 export const REFRESH_TTL_SECONDS = 30 * 24 * 60 * 60;
+/**
+ * A session unused this long (no sign-in or refresh) has ended: its refresh is refused (ASVS 5.0
+ * 7.3.1). Within it, a listener who comes back within two weeks is still signed in.
+ */
+export const SESSION_IDLE_SECONDS = 14 * 24 * 60 * 60;
 
 export interface SessionClaims {
   sub: string;

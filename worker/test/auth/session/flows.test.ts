@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { REFRESH_GRACE_SECONDS } from "../../../src/security/sessions.ts";
+import { SESSION_IDLE_SECONDS } from "../../../src/security/tokens.ts";
 import {
   authPath,
   Client,
@@ -77,6 +78,27 @@ describe.each(KINDS)("%s sessions", (kind) => {
     later.jar.set("refresh_token", token, path);
     await expectProblem(await later.post(`${path}/refresh`), 401, "UNAUTHORIZED");
     await expectProblem(await client.get(`${path}/me`), 401, "UNAUTHORIZED");
+  });
+
+  it("a session unused for 14 days has ended: it neither refreshes nor shows in the list", async () => {
+    const { client, id, email, password } = await registerAccount(kind);
+    const other = new Client();
+    expect((await other.post(`${path}/login`, { email, password })).status).toBe(200);
+    // Just inside the limit, the session still refreshes (and is used again by it).
+    await ageRotation(kind, id, SESSION_IDLE_SECONDS - 60);
+    expect((await client.post(`${path}/refresh`)).status).toBe(200);
+    await ageRotation(kind, id, SESSION_IDLE_SECONDS + 60);
+    await expectProblem(await client.post(`${path}/refresh`), 401, "UNAUTHORIZED");
+    // Its row is gone, so its access token, still valid for minutes, is refused too.
+    await expectProblem(await client.get(`${path}/me`), 401, "UNAUTHORIZED");
+    // The other session, idle as long, is not listed to a fresh one.
+    const fresh = new Client();
+    expect((await fresh.post(`${path}/login`, { email, password })).status).toBe(200);
+    const listed = (await (await fresh.get(`${path}/sessions`)).json()) as Array<{
+      current: boolean;
+    }>;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]?.current).toBe(true);
   });
 
   it("two registrations with one email or one username at the same moment: one account, one clean 409", async () => {

@@ -25,7 +25,7 @@ import type { AuthContext } from "../shared.ts";
 import { getAccount, login, register } from "./service.ts";
 
 const COOKIES =
-  "Sets `access_token` (5 minutes) and `refresh_token` (30 days) as HttpOnly, SameSite=Lax cookies (Secure unless the service runs on http://localhost).";
+  "Sets `access_token` (5 minutes) and `refresh_token` (30 days) as HttpOnly, SameSite=Lax cookies (Secure unless the service runs on http://localhost). A session lasts at most 30 days from sign-in, and ends sooner when unused (no refresh) for 14 days.";
 
 export function sessionRoutes(kind: AccountKind) {
   const tags = [kind.tag];

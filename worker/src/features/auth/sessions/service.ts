@@ -4,6 +4,7 @@ import Bowser from "bowser";
 import { and, desc, eq, gt, ne, sql } from "drizzle-orm";
 import { NotFoundError } from "../../../errors/app-error.ts";
 import type { Principal } from "../../../security/principal.ts";
+import { SESSION_IDLE_SECONDS } from "../../../security/tokens.ts";
 import type { AuthContext } from "../shared.ts";
 
 export interface SessionView {
@@ -33,7 +34,14 @@ export function sessionsQuery(ctx: AuthContext, principal: Principal) {
       userAgent: sessions.userAgent,
     })
     .from(sessions)
-    .where(and(eq(sessions.principalId, principal.id), gt(sessions.expiresAt, ctx.now)))
+    .where(
+      and(
+        eq(sessions.principalId, principal.id),
+        gt(sessions.expiresAt, ctx.now),
+        // An idle session can no longer refresh: it is not listed as live.
+        gt(lastUsed, new Date(ctx.now.getTime() - SESSION_IDLE_SECONDS * 1000)),
+      ),
+    )
     .orderBy(desc(lastUsed), desc(sessions.id));
 }
 
