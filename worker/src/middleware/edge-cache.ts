@@ -26,6 +26,11 @@ export interface EdgePolicy {
   sameForEveryone?: boolean;
   /** Byte ranges are answered from a stored whole copy (206); a range on a miss is not stored. */
   ranges?: boolean;
+  /**
+   * False: never kept at the edge, only the caller's cache headers set (whole Opus files, which
+   * an isolate would have to copy into the cache as it streams them).
+   */
+  store?: boolean;
 }
 
 const YEAR = 31_536_000;
@@ -50,6 +55,8 @@ export const EDGE = {
    * a deleted track stops streaming from every data centre within a day. Browsers keep them.
    */
   media: { fresh: 86_400, stale: 0, browser: IMMUTABLE, sameForEveryone: true, ranges: true },
+  /** Whole Opus files: browsers keep them (they never change); the edge does not. */
+  progressive: { fresh: 0, stale: 0, browser: IMMUTABLE, sameForEveryone: true, store: false },
 } as const satisfies Record<string, EdgePolicy>;
 
 /** `x-edge-cache` of an answer: where it came from. */
@@ -80,6 +87,9 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The sentence each cached route adds to its OpenAPI description. */
 export function stalenessNote(policy: EdgePolicy): string {
+  if (policy.store === false) {
+    return `**Edge cache:** not kept at the edge (\`x-edge-cache: bypass\`); browsers may keep it (\`${policy.browser ?? "no-cache"}\`).`;
+  }
   const bound = policy.fresh + policy.stale;
   const who = policy.sameForEveryone
     ? "every caller"
@@ -128,6 +138,12 @@ const inFlight = new Set<string>();
 function edgeCache(policy: EdgePolicy | ((c: Context<AppEnv>) => EdgePolicy)) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const rules = typeof policy === "function" ? policy(c) : policy;
+    if (rules.store === false) {
+      await next();
+      if ([200, 206, 304].includes(c.res.status)) setCallerHeaders(c.res.headers, rules);
+      c.res.headers.set("x-edge-cache", "bypass");
+      return;
+    }
     if (hasAccessCookie(c) && !rules.sameForEveryone) {
       await next();
       if (c.res.status === 200) c.res.headers.set("cache-control", "private, no-cache");
@@ -152,7 +168,8 @@ function edgeCache(policy: EdgePolicy | ((c: Context<AppEnv>) => EdgePolicy)) {
     }
     await next();
     const response = c.res;
-    if (isStorable(response) && !range) {
+    // Only a whole GET: a HEAD's answer has no body to keep.
+    if (isStorable(response) && !range && c.req.method === "GET") {
       c.executionCtx.waitUntil(edge().put(keyRequest(key), copyToStore(response, rules)));
     }
     // Headers in place: Hono merges the old response's headers into any new one set as c.res.

@@ -31,6 +31,8 @@ export const offsetOf = (page: Page) => (page.page - 1) * page.limit;
 export const uuidParam = (name: string) =>
   z
     .uuid()
+    // Ids are matched in any case: storage keys and cache keys hold the lower-case form.
+    .toLowerCase()
     .openapi({ param: { name, in: "path" }, example: "0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192" });
 
 export const IdParams = z.object({ id: uuidParam("id") });

@@ -2,7 +2,8 @@ import { env } from "cloudflare:workers";
 import { trackKeys } from "@edge-music/contracts";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Bindings } from "../../../src/env.ts";
-import { Client, registerAccount } from "../../support/auth.ts";
+import { app, Client, registerAccount } from "../../support/auth.ts";
+import { CLOSED_PORT, send, testBindings } from "../../support/env.ts";
 import { insertArtist, insertTrack } from "../../support/factories.ts";
 import { expectProblem } from "../../support/problem.ts";
 
@@ -96,6 +97,55 @@ describe("HLS and audio of a READY track", () => {
     const outside = await get(path, { range: "bytes=999-" });
     await expectProblem(outside, 416, "RANGE_NOT_SATISFIABLE");
     expect(outside.headers.get("content-range")).toBe(`bytes */${OPUS.length}`);
+  });
+
+  it("matches If-None-Match as a list of tags, weak or strong, and *", async () => {
+    const path = `${base(trackId)}/hls/128/index.m3u8`;
+    const etag = (await get(path)).headers.get("etag") ?? "";
+    const opaque = etag.replace(/^W\//, "");
+    for (const header of [`"other", ${etag}`, `W/${opaque}`, opaque, "*"]) {
+      expect((await get(path, { "if-none-match": header })).status, header).toBe(304);
+    }
+    expect((await get(path, { "if-none-match": '"other", W/"another"' })).status).toBe(200);
+  });
+
+  it("matches the track id in any case", async () => {
+    const upper = await get(`${base(trackId.toUpperCase())}/hls/master.m3u8`);
+    expect(upper.status).toBe(200);
+    expect(await upper.text()).toContain("128/index.m3u8");
+  });
+
+  it("never keeps a whole Opus file at the edge, and never a HEAD's answer", async () => {
+    const opus = `${base(trackId)}/audio/128.opus`;
+    for (let i = 0; i < 2; i++) {
+      const answer = await get(opus);
+      expect(answer.headers.get("x-edge-cache")).toBe("bypass");
+      expect(answer.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      expect(await answer.text()).toBe(OPUS);
+    }
+    const segment = `${base(trackId)}/hls/128/segment_00000.m4s`;
+    const head = await new Client().request("HEAD", segment);
+    expect(head.status).toBe(200);
+    const after = await get(segment);
+    expect(after.headers.get("x-edge-cache")).toBe("miss");
+    expect(await after.text()).toBe("segment-zero");
+  });
+
+  it("answers 503 when the media store cannot be reached", async () => {
+    const response = await send(
+      app,
+      `${base(trackId)}/hls/128/segment_00007.m4s`,
+      { headers: { "cf-connecting-ip": "10.9.9.9" } },
+      {
+        ...testBindings(),
+        STORAGE_DRIVER: "s3",
+        S3_ENDPOINT: `http://127.0.0.1:${CLOSED_PORT}`,
+        S3_BUCKET: "media",
+        S3_ACCESS_KEY_ID: "key",
+        S3_SECRET_ACCESS_KEY: "secret",
+      },
+    );
+    await expectProblem(response, 503, "SERVICE_UNAVAILABLE");
   });
 
   it("lets players on any origin read it", async () => {

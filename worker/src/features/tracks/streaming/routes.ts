@@ -76,7 +76,7 @@ const opus = createRoute({
   tags,
   summary: "Progressive Opus fallback",
   ...edgeCached(
-    EDGE.media,
+    EDGE.progressive,
     `\`<bitrate>.opus\` (also \`<bitrate>k.opus\`): the whole track in Ogg Opus, for clients without HLS. Supports \`Range\` (206, or 416 outside the file). ${NOTES}`,
   ),
   request: { params: z.object({ id: Id, file: OpusFile }) },

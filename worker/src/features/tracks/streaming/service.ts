@@ -1,8 +1,10 @@
 import { type Queryable, tracks } from "@edge-music/db";
 import { eq } from "drizzle-orm";
 import {
+  AppError,
   NotFoundError,
   RangeNotSatisfiableError,
+  ServiceUnavailableError,
   TrackNotReadyError,
 } from "../../../errors/app-error.ts";
 import type { ObjectStorage } from "../../../storage/index.ts";
@@ -31,11 +33,37 @@ export interface ServeOptions {
   ifNoneMatch: string | undefined;
 }
 
-/** One stored object as an HTTP response: ETag/304, one byte range (206/416), cache headers. */
+/**
+ * Whether an `If-None-Match` header matches the object's tag (RFC 9110 §13.1.2): `*`, or a list
+ * of tags compared weakly (`W/"x"` matches `"x"`).
+ */
+export function noneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+  const ours = opaque(etag);
+  return header.split(",").some((tag) => opaque(tag) === ours);
+}
+
+/**
+ * One stored object as an HTTP response: ETag/304, one byte range (206/416), cache headers. A
+ * storage failure answers 503, never 500: the object is there, the store is not reachable now.
+ */
 export async function serveObject(
   storage: ObjectStorage,
   options: ServeOptions,
 ): Promise<Response> {
+  try {
+    return await readObject(storage, options);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new ServiceUnavailableError("The media store is unavailable; try again.", {
+      cause: error,
+    });
+  }
+}
+
+async function readObject(storage: ObjectStorage, options: ServeOptions): Promise<Response> {
   const extension = options.key.split(".").pop() ?? "";
   let range: ReturnType<typeof parseRange> = null;
   if (options.range) {
@@ -51,7 +79,7 @@ export async function serveObject(
     etag: object.etag,
     "accept-ranges": "bytes",
   });
-  if (options.ifNoneMatch && options.ifNoneMatch === object.etag) {
+  if (noneMatch(options.ifNoneMatch, object.etag)) {
     await object.body.cancel();
     return new Response(null, { status: 304, headers });
   }
