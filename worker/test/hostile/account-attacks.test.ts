@@ -22,10 +22,12 @@ const ipv6Network = () => {
   return `2001:db8:${group()}:${group()}::`;
 };
 
-/** What an answer tells its reader, without what differs on every request. */
+/** What an answer tells its reader, without what differs on every request or every second. */
 async function visible(response: Response) {
   const body = (await response.json()) as Record<string, unknown>;
-  const { requestId: _, instance: __, ...rest } = body;
+  const { requestId: _, instance: __, retryAfterSeconds, ...rest } = body;
+  // The seconds left depend on when each script's window opened, not on the account.
+  if (retryAfterSeconds !== undefined) rest.retryAfter = (retryAfterSeconds as number) > 0;
   return {
     status: response.status,
     retryAfter: response.headers.get("retry-after") !== null,
