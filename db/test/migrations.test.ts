@@ -26,6 +26,7 @@ const TABLES = [
   "rate_limits",
   "search_words",
   "track_files",
+  "track_uploads",
   "tracks",
   "user_email_tokens",
   "user_oauth_accounts",

@@ -1,7 +1,9 @@
 // Runs the S3-compatible dev/test store (s3rver, objects on the filesystem) as its own process.
 // Started by stack/src/s3.ts with --openssl-legacy-provider (s3rver's ListObjectsV2 pagination
-// tokens use a legacy cipher).
+// tokens use a legacy cipher). Multipart uploads get the parts of the protocol s3rver lacks
+// (s3-multipart.ts).
 import S3rver from "s3rver";
+import { multipartCompletion } from "./s3-multipart.ts";
 
 const [port, directory, bucket] = process.argv.slice(2);
 if (!port || !directory || !bucket) {
@@ -16,6 +18,10 @@ const server = new S3rver({
   silent: true,
   configureBuckets: [{ name: bucket, configs: [] }],
 });
+
+// In front of its router (the last middleware), after its authentication.
+const middleware = (server as unknown as { middleware: unknown[] }).middleware;
+middleware.splice(middleware.length - 1, 0, multipartCompletion(directory));
 
 await server.run();
 console.log(`listening on http://127.0.0.1:${port} (bucket ${bucket})`);

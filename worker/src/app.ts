@@ -15,6 +15,7 @@ import { playlistRoutes } from "./features/playlists/index.ts";
 import { searchRoutes } from "./features/search/routes.ts";
 import { staticRoutes } from "./features/static/routes.ts";
 import { trackRoutes } from "./features/tracks/index.ts";
+import { uploadRoutes } from "./features/uploads/routes.ts";
 import { jsonBodyLimit } from "./middleware/body-limit.ts";
 import { edgeCacheRefetch } from "./middleware/edge-cache.ts";
 import { corsForAllowedOrigins, originCheck } from "./middleware/origin-check.ts";
@@ -49,6 +50,7 @@ export function createApp() {
   app.route(`${API_PREFIX}/albums`, albumRoutes);
   app.route(`${API_PREFIX}/tracks`, trackRoutes);
   app.route(`${API_PREFIX}/search`, searchRoutes);
+  app.route(`${API_PREFIX}/uploads`, uploadRoutes);
   app.route("/static", staticRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "accessCookie", {

@@ -35,6 +35,7 @@ export interface Bindings {
   MAIL_API_KEY?: string;
   MAIL_FROM?: string;
   MAX_UPLOAD_BYTES?: string;
+  MAX_DIRECT_UPLOAD_BYTES?: string;
   STREAM_ALLOWED_ORIGINS?: string;
 }
 
@@ -131,6 +132,13 @@ const baseSchema = z.object({
     .min(1024)
     .max(500 * 1024 * 1024)
     .default(100 * 1024 * 1024),
+  // Direct (multipart) uploads straight to storage: the largest source accepted.
+  MAX_DIRECT_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(50 * 1024 ** 3)
+    .default(2 * 1024 ** 3),
 });
 
 function base64Length(value: string): number {
@@ -147,6 +155,13 @@ const storageSchema = z.discriminatedUnion("STORAGE_DRIVER", [
     MEDIA: z.custom<R2Bucket>((value) => typeof value === "object" && value !== null, {
       message: "the R2 binding MEDIA is missing",
     }),
+    // R2's S3 API for the same bucket (https://<account>.r2.cloudflarestorage.com): direct
+    // uploads hand out presigned part URLs on it. Without it, POST /uploads answers 503.
+    S3_ENDPOINT: url(["http:", "https:"]).optional(),
+    S3_REGION: z.string().min(1).default("auto"),
+    S3_BUCKET: z.string().min(1).optional(),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   }),
   z.object({
     STORAGE_DRIVER: z.literal("s3"),

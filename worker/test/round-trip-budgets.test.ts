@@ -21,6 +21,7 @@ import { IMAGE_BYTES, insertAlbum, insertTrack } from "./support/factories.ts";
 import { loadDocument, operationsOf } from "./support/openapi-routes.ts";
 import { countingEnv, tripsSoFar } from "./support/round-trips.ts";
 import { bucket, filePart, mp3, multipart, textPart } from "./tracks/upload/support.ts";
+import { sendParts, start as startUpload, artist as uploader, wav } from "./uploads/support.ts";
 
 /**
  * The database round trips of every operation of the OpenAPI document, counted by a bridge of
@@ -63,7 +64,7 @@ async function measure(call: Call): Promise<{ status: number; trips: number }> {
       },
       ...(body !== undefined ? { body } : {}),
     },
-    env,
+    { ...env, ...client?.bindings },
   );
   client?.jar.take(response);
   await response.arrayBuffer();
@@ -638,6 +639,47 @@ const BUDGETS: Record<string, Budget> = {
   },
   "PUT /api/v1/tracks/{id}": { trips: 1, prepare: onOwn("tracks", "PUT", { title: "New" }) },
   "DELETE /api/v1/tracks/{id}": { trips: 1, prepare: onOwn("tracks", "DELETE") },
+  "POST /api/v1/uploads": {
+    trips: 1,
+    prepare: async () => {
+      const account = await uploader();
+      return {
+        client: account.client,
+        method: "POST",
+        path: "/api/v1/uploads",
+        json: { title: "t", filename: "a.wav", contentType: "audio/wav", size: 4096 },
+      };
+    },
+  },
+  "POST /api/v1/uploads/{uploadId}/complete": {
+    trips: 2,
+    why: "the upload read (its owner, its key) before storage joins the parts and the file is checked; then the track made, the upload removed and the track read back in one batch",
+    prepare: async () => {
+      const account = await uploader();
+      const file = wav(4096);
+      const started = await startUpload(account, file);
+      const parts = await sendParts(started, file);
+      return {
+        client: account.client,
+        method: "POST",
+        path: `/api/v1/uploads/${started.uploadId}/complete`,
+        json: { parts },
+      };
+    },
+  },
+  "DELETE /api/v1/uploads/{uploadId}": {
+    trips: 2,
+    why: "the upload read (its owner, its key) before storage aborts it; the row goes only once storage has, so a failed abort can be tried again",
+    prepare: async () => {
+      const account = await uploader();
+      const started = await startUpload(account, wav(4096));
+      return {
+        client: account.client,
+        method: "DELETE",
+        path: `/api/v1/uploads/${started.uploadId}`,
+      };
+    },
+  },
   "POST /api/v1/tracks/{id}/retry": {
     trips: 1,
     prepare: async () => {

@@ -10,5 +10,6 @@ export * from "./playlists";
 export * from "./rate-limits";
 export { searchWords } from "./search";
 export * from "./track-files";
+export * from "./track-uploads";
 export * from "./tracks";
 export * from "./users";

@@ -1,7 +1,8 @@
 import { inject } from "vitest";
 import { createApp } from "../../src/app.ts";
+import type { Bindings } from "../../src/env.ts";
 import type { PrincipalKind } from "../../src/security/account-kinds.ts";
-import { send } from "./env.ts";
+import { send, testBindings } from "./env.ts";
 
 export const app = createApp();
 export const KINDS = ["user", "artist"] as const satisfies readonly PrincipalKind[];
@@ -62,7 +63,11 @@ export class CookieJar {
 /** One client: a cookie jar and an address of its own, sending through the app in workerd. */
 export class Client {
   readonly jar = new CookieJar();
-  constructor(readonly ip = uniqueIp()) {}
+  /** `bindings`: changes to the test bindings for every request of this client. */
+  constructor(
+    readonly ip = uniqueIp(),
+    readonly bindings: Partial<Bindings> = {},
+  ) {}
 
   async request(
     method: string,
@@ -71,17 +76,22 @@ export class Client {
     headers: Record<string, string> = {},
   ): Promise<Response> {
     const cookie = this.jar.header(new URL(path, "http://localhost").pathname);
-    const response = await send(app, path, {
-      method,
-      redirect: "manual",
-      headers: {
-        "cf-connecting-ip": this.ip,
-        ...(cookie ? { cookie } : {}),
-        ...(body !== undefined ? { "content-type": "application/json" } : {}),
-        ...headers,
+    const response = await send(
+      app,
+      path,
+      {
+        method,
+        redirect: "manual",
+        headers: {
+          "cf-connecting-ip": this.ip,
+          ...(cookie ? { cookie } : {}),
+          ...(body !== undefined ? { "content-type": "application/json" } : {}),
+          ...headers,
+        },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
+      testBindings(this.bindings),
+    );
     this.jar.take(response);
     return response;
   }
@@ -89,11 +99,16 @@ export class Client {
   /** A multipart/form-data request (fetch sets the boundary). */
   async form(method: string, path: string, form: FormData): Promise<Response> {
     const cookie = this.jar.header(new URL(path, "http://localhost").pathname);
-    const response = await send(app, path, {
-      method,
-      body: form,
-      headers: { "cf-connecting-ip": this.ip, ...(cookie ? { cookie } : {}) },
-    });
+    const response = await send(
+      app,
+      path,
+      {
+        method,
+        body: form,
+        headers: { "cf-connecting-ip": this.ip, ...(cookie ? { cookie } : {}) },
+      },
+      testBindings(this.bindings),
+    );
     this.jar.take(response);
     return response;
   }

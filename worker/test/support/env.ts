@@ -19,6 +19,13 @@ export function testBindings(overrides: Partial<Bindings> = {}): Bindings {
     NEON_HTTP_ENDPOINT: infra.neonHttpEndpoint,
     REDIS_URL: infra.redisUrl,
     STORAGE_DRIVER: "r2",
+    // R2's S3 API for direct uploads, as in production: the S3-compatible test server. A test of
+    // direct uploads runs the whole Worker on it (STORAGE_DRIVER "s3"), so both see one bucket.
+    S3_ENDPOINT: infra.s3.endpoint,
+    S3_REGION: infra.s3.region,
+    S3_BUCKET: infra.s3.bucket,
+    S3_ACCESS_KEY_ID: infra.s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: infra.s3.secretAccessKey,
     ...standInBindings(infra.standIns.url),
     ...overrides,
   };

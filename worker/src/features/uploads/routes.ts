@@ -1,0 +1,72 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { problemResponses } from "../../openapi/problem-responses.ts";
+import { json, jsonBody, newRouter } from "../../openapi/router.ts";
+import { signedIn } from "../../security/guard.ts";
+import { uuidParam } from "../../validation/common.ts";
+import { OwnTrackDto } from "../tracks/catalogue/schema.ts";
+import { CompleteUploadBody, DirectUploadDto, StartUploadBody } from "./schema.ts";
+import { abortUpload, completeUpload, startUpload } from "./service.ts";
+
+const tags = ["Tracks"];
+const Params = z.object({ uploadId: uuidParam("uploadId") });
+
+const start = createRoute({
+  method: "post",
+  path: "/",
+  tags,
+  ...signedIn("artist"),
+  summary: "Start a direct upload of a large file",
+  description: [
+    "For files too large for one request (`POST /tracks` takes at most MAX_UPLOAD_BYTES, 100 MB by default): the file goes straight to storage in parts, never through this service. Up to MAX_DIRECT_UPLOAD_BYTES (2 GiB by default; else 413).",
+    "Answers 201 with `uploadId`, `partSize` and one presigned URL per part: PUT bytes `[(n-1)·partSize, n·partSize)` of the file to part `n`'s URL (the last part holds the rest) and keep each answer's `ETag` header. Then `POST /uploads/{uploadId}/complete` with the parts, or `DELETE /uploads/{uploadId}` to give up. The URLs work for 24 hours; an upload not completed by then is aborted.",
+    "`contentType` must name an audio type (else 415); the stored file's bytes are checked again on completion. `albumId`: one of the caller's albums (else 404). 503 when the service has no S3 API for its bucket configured.",
+  ].join("\n\n"),
+  request: jsonBody(StartUploadBody),
+  responses: {
+    201: json(DirectUploadDto, "Started: send the parts."),
+    ...problemResponses(400, 401, 403, 404, 413, 415, 503),
+  },
+});
+
+const complete = createRoute({
+  method: "post",
+  path: "/{uploadId}/complete",
+  tags,
+  ...signedIn("artist"),
+  summary: "Complete a direct upload: the track is made and converted",
+  description:
+    "With every part's number and ETag, in ascending order. The parts are joined in storage, then the file is checked as a form upload is: its size (the announced one, at most MAX_DIRECT_UPLOAD_BYTES: else 400 `size_mismatch` or 413) and its type by its bytes (else 415); a refused file is deleted with its upload. Then the track is made, PROCESSING, with the upload's id, and its conversion job queued: 202 with the artist's view of the track. Parts that storage refuses (missing, too small, a wrong ETag) answer 400 with storage's reason in `errors[0].code`. Another artist's upload: 403; unknown, already completed or aborted: 404.",
+  request: { params: Params, ...jsonBody(CompleteUploadBody) },
+  responses: {
+    202: json(OwnTrackDto, "Accepted: converting."),
+    ...problemResponses(400, 401, 403, 404, 413, 415, 503),
+  },
+});
+
+const abort = createRoute({
+  method: "delete",
+  path: "/{uploadId}",
+  tags,
+  ...signedIn("artist"),
+  summary: "Abort a direct upload",
+  description:
+    "Drops the parts sent so far and forgets the upload; no track is made. Another artist's upload: 403; unknown or already completed: 404.",
+  request: { params: Params },
+  responses: {
+    204: { description: "Aborted." },
+    ...problemResponses(400, 401, 403, 404, 503),
+  },
+});
+
+/** /api/v1/uploads: direct multipart uploads of large sources. */
+export const uploadRoutes = newRouter()
+  .openapi(start, async (c) => c.json(await startUpload(c.var.deps, c.req.valid("json")), 201))
+  .openapi(complete, async (c) => {
+    const { uploadId } = c.req.valid("param");
+    const { parts } = c.req.valid("json");
+    return c.json(await completeUpload(c.var.deps, uploadId, parts), 202);
+  })
+  .openapi(abort, async (c) => {
+    await abortUpload(c.var.deps, c.req.valid("param").uploadId);
+    return c.body(null, 204);
+  });
