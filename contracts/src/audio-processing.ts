@@ -67,6 +67,19 @@ export const trackKeys = (trackId: string) => ({
     `tracks/${trackId}/hls/${kbps}/segment_${String(index).padStart(5, "0")}.m4s`,
 });
 
-/** The ladder of the spec, in kbps. */
+/** The ladder of the spec, in kbps: a source gets every rung not above its own bitrate. */
 export const BITRATES = [128, 192, 320] as const;
 export type Bitrate = (typeof BITRATES)[number];
+
+/**
+ * Standard AAC/Opus bitrates below the ladder, in kbps. A source below 128 kbps gets one variant
+ * instead of rungs: the highest of these not above its bitrate (32 for anything lower still).
+ */
+export const LOW_BITRATES = [32, 48, 64, 96] as const;
+
+/**
+ * Every bitrate a track's variant may be named by (`hls/<kbps>/…`, `audio/<kbps>k.opus`), in kbps:
+ * what a stream URL's bitrate is checked against.
+ */
+export const VARIANT_BITRATES = [...LOW_BITRATES, ...BITRATES] as const;
+export type VariantBitrate = (typeof VARIANT_BITRATES)[number];

@@ -1,2 +1,3 @@
 export * from "./audio-processing.ts";
+export * from "./loudness.ts";
 export * from "./redis-url.ts";

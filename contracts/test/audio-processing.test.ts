@@ -5,8 +5,11 @@ import {
   AUDIO_PROCESSING_QUEUE_PREFIX,
   AudioJobPayload,
   audioJobId,
+  BITRATES,
+  LOW_BITRATES,
   sanitizeFileName,
   trackKeys,
+  VARIANT_BITRATES,
 } from "../src/index.ts";
 
 /** What Redis Cluster hashes: the text between the first `{` and the next `}`, if not empty. */
@@ -68,5 +71,13 @@ describe("the conversion job contract", () => {
     expect(keys.playlist(128)).toBe("tracks/t/hls/128/index.m3u8");
     expect(keys.init(320)).toBe("tracks/t/hls/320/init_0.mp4");
     expect(keys.segment(128, 7)).toBe("tracks/t/hls/128/segment_00007.m4s");
+  });
+
+  it("names variants by the spec's ladder, or one standard rate below it", () => {
+    expect(BITRATES).toEqual([128, 192, 320]);
+    expect(LOW_BITRATES).toEqual([32, 48, 64, 96]);
+    expect(VARIANT_BITRATES).toEqual([32, 48, 64, 96, 128, 192, 320]);
+    expect(trackKeys("t").opus(96)).toBe("tracks/t/audio/96k.opus");
+    expect(trackKeys("t").playlist(32)).toBe("tracks/t/hls/32/index.m3u8");
   });
 });

@@ -14,8 +14,19 @@ export interface ConversionOutputs {
 const s = (seconds: number) => `${seconds.toFixed(1)} s`;
 
 /**
+ * An output that could not be read back although the source decoded in full: a fault of this
+ * machine (the ffprobe measuring it was killed or failed), not of the file. Not an
+ * UnrecoverableError, so the attempt is retried.
+ */
+export class OutputUnreadableError extends Error {
+  override name = "OutputUnreadableError";
+}
+
+/**
  * What must hold before anything is uploaded; returns the first problem, or null. ffmpeg exits 0
  * after decoding only part of a truncated MP3/FLAC/M4A, so a short output means a damaged source.
+ * Throws OutputUnreadableError when an Opus file reads as empty (duration 0, what an unreadable
+ * output is measured as) while the HLS renditions prove the whole source decoded.
  */
 export function checkOutputs({ duration, renditions, opus }: ConversionOutputs): string | null {
   const first = renditions[0];
@@ -29,6 +40,11 @@ export function checkOutputs({ duration, renditions, opus }: ConversionOutputs):
     if (!same) return `HLS rendition ${rung} is not aligned with rendition ${first.rung}`;
   }
   for (const output of opus) {
+    if (output.duration === 0) {
+      throw new OutputUnreadableError(
+        `the converted Opus ${output.rung}k file could not be read back (a temporary fault)`,
+      );
+    }
     if (Math.abs(output.duration - duration) > DURATION_TOLERANCE) {
       return mismatch(`Opus ${output.rung}k`, output.duration, duration);
     }

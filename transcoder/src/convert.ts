@@ -1,4 +1,5 @@
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { playbackGainDb } from "@edge-music/contracts";
 import { UnrecoverableError } from "bullmq";
 import { checkOutputs } from "./checks.ts";
 import { durationArgs, hlsArgs, opusArgs } from "./ffmpeg/args.ts";
@@ -6,7 +7,12 @@ import { type Loudness, parseLoudness } from "./ffmpeg/loudness.ts";
 import { fractionDone } from "./ffmpeg/progress.ts";
 import { runFfmpeg, runTool } from "./ffmpeg/run.ts";
 import { masterPlaylist } from "./hls/master.ts";
-import { type MediaPlaylist, parseMediaPlaylist, rewriteInitUri } from "./hls/media.ts";
+import {
+  type MediaPlaylist,
+  parseMediaPlaylist,
+  raiseTargetDuration,
+  rewriteInitUri,
+} from "./hls/media.ts";
 import { log } from "./log.ts";
 
 export interface ConvertInput {
@@ -57,9 +63,9 @@ export async function convert(input: ConvertInput): Promise<Loudness> {
     run(hls.args, "hls", hls.cwd),
     run(opusArgs({ source, outDir, rungs, duration }), "opus"),
   ]);
-  const loudness = parseLoudness(opusStderr);
-  if (!loudness) log.warn("no loudness summary in ffmpeg's output");
-  return loudness ?? { integratedLufs: null, truePeakDbtp: null };
+  const parsed = parseLoudness(opusStderr);
+  if (!parsed) log.warn("no loudness summary in ffmpeg's output");
+  return parsed ?? { integratedLufs: null, truePeakDbtp: null };
 }
 
 export interface Rendition {
@@ -68,21 +74,24 @@ export interface Rendition {
 }
 
 /**
- * Reads back what ffmpeg wrote, fixes the init URIs, checks the outputs against the source
- * (UnrecoverableError when they fall short) and writes the master playlist from measured sizes.
+ * Reads back what ffmpeg wrote, fixes the init URIs and target durations, checks the outputs
+ * against the source (UnrecoverableError when they fall short) and writes the master playlist
+ * from measured sizes, with the playback gain from the loudness scan.
  */
 export async function finishOutputs(input: {
   outDir: string;
   rungs: readonly number[];
   duration: number;
+  /** The loudness scan's result (convert's answer): the master carries its playback gain. */
+  loudness: Loudness;
   timeoutMs: number;
   signal?: AbortSignal;
 }): Promise<Rendition[]> {
-  const { outDir, rungs, duration } = input;
+  const { outDir, rungs, duration, loudness } = input;
   const renditions = await Promise.all(
     rungs.map(async (rung) => {
       const path = `${outDir}/hls/${rung}/index.m3u8`;
-      const text = rewriteInitUri(await readFile(path, "utf8"));
+      const text = raiseTargetDuration(rewriteInitUri(await readFile(path, "utf8")));
       await writeFile(path, text);
       return { rung, playlist: parseMediaPlaylist(text) };
     }),
@@ -108,7 +117,7 @@ export async function finishOutputs(input: {
       ),
     })),
   );
-  await writeFile(`${outDir}/hls/master.m3u8`, masterPlaylist(variants));
+  await writeFile(`${outDir}/hls/master.m3u8`, masterPlaylist(variants, playbackGainDb(loudness)));
   return renditions;
 }
 

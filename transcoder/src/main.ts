@@ -6,6 +6,7 @@ import {
 import { createDb } from "@edge-music/db/node";
 import { Queue } from "bullmq";
 import { loadConfig } from "./config.ts";
+import { SHUTDOWN_REASON } from "./failure.ts";
 import { log } from "./log.ts";
 import { createProcessor } from "./processor.ts";
 import { startReconciler } from "./reconcile.ts";
@@ -22,7 +23,9 @@ const storage = createStorage({
   secretAccessKey: config.S3_SECRET_ACCESS_KEY,
   socketTimeoutMs: config.S3_SOCKET_TIMEOUT_MS,
 });
-const processor = createProcessor({ db: database.db, storage, config });
+// Fired as shutdown begins, before the running jobs are given their time to finish.
+const stopping = new AbortController();
+const processor = createProcessor({ db: database.db, storage, config, stopping: stopping.signal });
 const transcoder = startTranscoder(config, processor);
 // The reconciler only adds jobs: a plain connection (fail fast, unlike the worker's).
 const queueConnection = connectRedis(config.REDIS_URL, { blocking: false });
@@ -46,10 +49,9 @@ log.info("transcoder started", {
   concurrency: config.CONCURRENCY,
 });
 
-let stopping = false;
 const shutdown = async (signal: string) => {
-  if (stopping) return;
-  stopping = true;
+  if (stopping.signal.aborted) return;
+  stopping.abort(SHUTDOWN_REASON);
   log.info("shutting down", { signal });
   await transcoder.close();
   await reconciler.stop();

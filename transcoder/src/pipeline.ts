@@ -68,7 +68,7 @@ export async function convertTrack(
       onProgress: (done) => ctx.progress.report(PROBED + (CONVERTED - PROBED) * done),
     });
     clock.lap("ffmpeg");
-    const renditions = await finishOutputs({ ...options, outDir, rungs, duration });
+    const renditions = await finishOutputs({ ...options, outDir, rungs, duration, loudness });
     const plan = await measureOutputs(
       planOutputs(
         trackId,

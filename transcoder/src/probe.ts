@@ -9,7 +9,7 @@ export interface SourceInfo {
   lossless: boolean;
   /** Seconds of audio: the target every output is checked against. */
   duration: number;
-  /** Kbps; for lossless sources, whatever the container says (unused for the ladder). */
+  /** The source bitrate the ladder is judged by, kbps (for PCM and lossless ones, see sampleKbps). */
   kbps: number;
 }
 
@@ -18,6 +18,8 @@ export interface ProbeFacts {
   codec: string;
   lossless: boolean;
   duration: number;
+  /** Fixed-size samples (PCM, ADPCM) or lossless: rate × bits × channels, kbps (see sampleKbps). */
+  sampleKbps: number | undefined;
   /** The stream's own bit_rate, kbps; absent for many Ogg and some MP4 files. */
   streamKbps: number | undefined;
   /** The container's average (includes its overhead): the last resort. */
@@ -32,6 +34,11 @@ interface ProbeJson {
     codec_name?: string;
     channels?: number;
     sample_rate?: string;
+    sample_fmt?: string;
+    /** Bits per coded sample: 16 for pcm_s16le, 8 for µ-law, 0 for compressed codecs. */
+    bits_per_sample?: number;
+    /** Bits of the samples a lossless codec carries (FLAC, ALAC: 16 or 24), as text. */
+    bits_per_raw_sample?: string;
     duration?: string;
     bit_rate?: string;
   }>;
@@ -56,14 +63,44 @@ export function interpretProbe(json: ProbeJson, warnings: string): ProbeFacts {
     const bitRate = positive(text);
     return bitRate === undefined ? undefined : bitRate / 1000;
   };
+  const lossless = isLossless(codec);
   return {
     codec,
-    lossless: isLossless(codec),
+    lossless,
     duration: positive(audio.duration) ?? positive(json.format?.duration) ?? 0,
+    sampleKbps: sampleKbps(audio, lossless),
     streamKbps: kbps(audio.bit_rate),
     formatKbps: kbps(json.format?.bit_rate),
     durationEstimated: warnings.includes("Estimating duration from bitrate"),
   };
+}
+
+/** Bits of each decoded sample format (the last resort for a lossless codec's sample size). */
+const FORMAT_BITS: Record<string, number> = { u8: 8, s16: 16, s32: 32, flt: 32, dbl: 64, s64: 64 };
+
+/**
+ * Sample rate × bits × channels, kbps. Exact for codecs whose samples all have one coded size
+ * (PCM, µ-law, ADPCM: ffprobe's bits_per_sample). ffprobe states an ADPCM WAV's bit_rate as
+ * if it were 16-bit PCM, 4× too high.
+ *
+ * A lossless codec is judged by the PCM it decodes to, not by its compressed size: FLAC, ALAC or
+ * WAV of one recording play identically and must get the same ladder, and a FLAC's compressed rate
+ * measures how predictable the signal is (a quiet passage packs far tighter than a loud one), not
+ * its quality. So CD audio is 1411 kbps in any container, and an 8 kHz mono 16-bit file is 128.
+ */
+function sampleKbps(
+  audio: NonNullable<ProbeJson["streams"]>[number],
+  lossless: boolean,
+): number | undefined {
+  const coded = positive(String(audio.bits_per_sample ?? ""));
+  const decoded = lossless
+    ? (positive(audio.bits_per_raw_sample) ??
+      FORMAT_BITS[(audio.sample_fmt ?? "").replace(/p$/, "")])
+    : undefined;
+  const bits = coded ?? decoded;
+  const rate = positive(audio.sample_rate);
+  if (bits === undefined || rate === undefined || !audio.channels) return undefined;
+  return (rate * bits * audio.channels) / 1000;
 }
 
 /** Sums `duration_time,size` lines: the exact length and average bitrate of the audio stream. */
@@ -92,6 +129,12 @@ const clock = (seconds: number) => {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 };
 
+/**
+ * Codecs pad their last frame or block (MP3 and AAC by up to ~50 ms, an 8 kHz ADPCM WAV by
+ * 0.16 s, Opus by its pre-skip): a source exactly at the length limit reads a little over it.
+ */
+const LIMIT_PADDING_SECONDS = 1;
+
 /** Probes the downloaded source: rejects what can never succeed, measures what the ladder needs. */
 export async function probeSource(file: string, options: ProbeOptions): Promise<SourceInfo> {
   const { size } = await stat(file);
@@ -110,7 +153,7 @@ export async function probeSource(file: string, options: ProbeOptions): Promise<
   }
   const facts = interpretProbe(json, probe.stderr);
   let { duration } = facts;
-  let kbps = facts.streamKbps;
+  let kbps = facts.sampleKbps ?? facts.streamKbps;
   // Summing packets is exact and cheap (0.1 s for 4 min); needed when the bitrate is missing or
   // the duration was guessed from the first frame's bitrate (VBR MP3 without a Xing header).
   if (!facts.lossless && (kbps === undefined || facts.durationEstimated)) {
@@ -122,7 +165,7 @@ export async function probeSource(file: string, options: ProbeOptions): Promise<
     }
   }
   if (!(duration > 0)) throw new UnrecoverableError("the file contains no audio (duration 0)");
-  if (duration > options.maxDurationSeconds) {
+  if (duration > options.maxDurationSeconds + LIMIT_PADDING_SECONDS) {
     throw new UnrecoverableError(
       `the audio lasts ${clock(duration)}; the limit is ${clock(options.maxDurationSeconds)}`,
     );
@@ -131,6 +174,7 @@ export async function probeSource(file: string, options: ProbeOptions): Promise<
     codec: facts.codec,
     lossless: facts.lossless,
     duration,
-    kbps: kbps ?? facts.formatKbps ?? 0,
+    // The container's average includes its overhead; without one, the file's size over its length.
+    kbps: kbps ?? facts.formatKbps ?? (size * 8) / duration / 1000,
   };
 }

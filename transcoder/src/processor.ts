@@ -1,8 +1,8 @@
 import { AudioJobPayload } from "@edge-music/contracts";
 import type { Database } from "@edge-music/db";
-import { type Job, UnrecoverableError } from "bullmq";
+import { type Job, UnrecoverableError, WaitingError } from "bullmq";
 import type { Config } from "./config.ts";
-import { describeFailure, isFinalFailure, isUnrecoverable } from "./failure.ts";
+import { classifyFailure, isFinalFailure, isShutdown } from "./failure.ts";
 import { log } from "./log.ts";
 import { type ConversionResult, convertTrack, removeSource } from "./pipeline.ts";
 import { progressReporter } from "./progress-reporter.ts";
@@ -18,20 +18,85 @@ export interface ProcessorDeps {
   /** Parallel uploads (default 8). */
   uploadConcurrency?: number;
   workRoot?: string;
+  /**
+   * Fires when the transcoder begins to shut down. A transient failure from then on is handed back
+   * too: a SIGTERM sent to the whole process group (an init, a terminal) stops ffmpeg as well.
+   */
+  stopping?: AbortSignal;
 }
 
 export type { ConversionResult } from "./pipeline.ts";
 
 /**
- * The BullMQ processor for conversion jobs. It takes the job's abort signal (BullMQ passes one to
- * processors declaring three parameters), which the service fires once the shutdown timeout is
- * reached: ffmpeg is killed and the attempt fails like any other, so BullMQ retries it.
+ * The BullMQ processor for conversion jobs. A failure is bad input (FAILED at once, with a reason
+ * the artist can act on) or a transient fault (retried with the job's backoff; FAILED when the
+ * attempts run out). It takes the job's abort signal (BullMQ passes one to processors declaring
+ * three parameters), which the service fires once the shutdown timeout is reached: ffmpeg is
+ * killed and the job is handed back to the queue without using up an attempt.
  */
 export function createProcessor(deps: ProcessorDeps) {
   const store = trackStore(deps.db);
+
+  /**
+   * Puts an interrupted job back at the head of the queue (BullMQ's moveToWait: attemptsMade is
+   * unchanged) and takes back the attempt counted on the track. The track is written first, as
+   * another transcoder may take the job as soon as it is back. False when the move failed: the
+   * job then fails as usual (or, if Redis is gone, stalls and is handed on by the stalled check).
+   */
+  async function handBack(job: Job, token: string | undefined, trackId: string) {
+    await store
+      .releaseAttempt(trackId)
+      .catch((error: unknown) =>
+        log.error("handed-back attempt not released", { trackId, error: (error as Error).message }),
+      );
+    try {
+      await job.moveToWait(token);
+      log.info("conversion handed back on shutdown", { jobId: job.id, trackId });
+      return true;
+    } catch (error) {
+      log.error("job not handed back", { jobId: job.id, error: (error as Error).message });
+      return false;
+    }
+  }
+
+  /**
+   * Ends a failed attempt: handed back on shutdown; otherwise the reason recorded on the track
+   * (FAILED when final) and the error rethrown for BullMQ, as an UnrecoverableError for bad input.
+   */
+  async function failAttempt(
+    job: Job,
+    { token, signal, trackId }: { token?: string; signal?: AbortSignal; trackId: string },
+    error: unknown,
+  ): Promise<never> {
+    const { permanent, reason } = classifyFailure(error);
+    const stopping = isShutdown(signal) || (!permanent && deps.stopping?.aborted === true);
+    if (stopping && (await handBack(job, token, trackId))) throw new WaitingError();
+    const final = isFinalFailure({
+      unrecoverable: permanent,
+      attemptsMade: job.attemptsMade,
+      attempts: job.opts.attempts,
+    });
+    log.warn("conversion attempt failed", {
+      jobId: job.id,
+      trackId,
+      attempt: job.attemptsMade + 1,
+      final,
+      reason,
+      error: (error as Error).message,
+    });
+    await store
+      .recordFailure(trackId, reason, final)
+      .catch((dbError: unknown) =>
+        log.error("failure not recorded", { trackId, error: (dbError as Error).message }),
+      );
+    // BullMQ retries anything but an UnrecoverableError; its failedReason is the readable one.
+    if (permanent && !(error instanceof UnrecoverableError)) throw new UnrecoverableError(reason);
+    throw error;
+  }
+
   return async function processJob(
     job: Job,
-    _token?: string,
+    token?: string,
     signal?: AbortSignal,
   ): Promise<ConversionResult> {
     const parsed = AudioJobPayload.safeParse(job.data);
@@ -72,26 +137,7 @@ export function createProcessor(deps: ProcessorDeps) {
         signal,
       });
     } catch (error) {
-      const final = isFinalFailure({
-        unrecoverable: isUnrecoverable(error),
-        attemptsMade: job.attemptsMade,
-        attempts: job.opts.attempts,
-      });
-      const reason = describeFailure(error);
-      log.warn("conversion attempt failed", {
-        jobId: job.id,
-        trackId,
-        attempt: job.attemptsMade + 1,
-        final,
-        reason,
-        error: (error as Error).message,
-      });
-      await store
-        .recordFailure(trackId, reason, final)
-        .catch((dbError: unknown) =>
-          log.error("failure not recorded", { trackId, error: (dbError as Error).message }),
-        );
-      throw error;
+      return await failAttempt(job, { token, signal, trackId }, error);
     }
   };
 }

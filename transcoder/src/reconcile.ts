@@ -113,11 +113,13 @@ const STALLED = /stalled more than allowable limit|started more than allowable l
 export function failedJobReason(failedReason: string | undefined): string {
   const reason = failedReason?.trim() ?? "";
   if (STALLED.test(reason)) {
-    return "the conversion was interrupted too many times (the transcoder stopped while converting)";
+    return "The conversion was interrupted too many times (the transcoder stopped while converting).";
   }
   // drizzle's message carries the query text; the processor would have named it this way.
-  if (reason.startsWith("Failed query")) return "temporary database error";
-  return describeFailure(new Error(reason || "conversion failed"));
+  if (reason.startsWith("Failed query")) {
+    return "A temporary database error stopped the conversion.";
+  }
+  return describeFailure(new Error(reason));
 }
 
 /** One guarded write: a track that finished meanwhile (READY, FAILED, deleted) is left alone. */

@@ -1,24 +1,27 @@
-import { BITRATES } from "@edge-music/contracts";
+import { BITRATES, LOW_BITRATES } from "@edge-music/contracts";
 
 const LOSSLESS = new Set(["flac", "alac", "wavpack", "ape", "tta", "mlp", "truehd"]);
 
-/** Lossless sources count as above every rung, whatever their measured bitrate. */
+/** PCM and losslessly compressed codecs: judged by the PCM they decode to (see interpretProbe). */
 export function isLossless(codec: string): boolean {
   return codec.startsWith("pcm_") || LOSSLESS.has(codec);
 }
 
 /**
- * Measured bitrates wobble around the nominal one (a 192k CBR file reads 191.9 or 192.1 kbps),
- * so a rung still counts as "not above the source" within this margin.
+ * The variants of a source, kbps ascending (spec: never above the source bitrate). Every rung of
+ * the ladder not above the source's bitrate, compared exactly: sources encoded at a ladder rate
+ * report it exactly (MP3 frame headers, PCM arithmetic), so only a genuinely lower average, such
+ * as a VBR file's 191.9, misses a rung. Below the ladder, one variant at the highest standard low
+ * bitrate not above the source.
+ *
+ * Below 32 kbps (voice memos in AMR or HE-AAC, 8-bit 4 kHz PCM) a source still gets 32 rather than
+ * failing: the few kbps above it buy nothing but cost next to nothing, while refusing would lose a
+ * track that plays; 32 is the lowest rate at which the AAC-LC and Opus outputs remain listenable.
+ * An unmeasurable bitrate (0) gets 32 by the same rule.
  */
-const SLACK = 1.05;
-
-/**
- * The ladder for a source (spec: never above the source bitrate). A source below the lowest rung
- * still gets that rung: a track must be playable.
- */
-export function selectRungs(source: { lossless: boolean; kbps: number }): number[] {
-  if (source.lossless) return [...BITRATES];
-  const fitting = BITRATES.filter((rate) => rate <= source.kbps * SLACK);
-  return fitting.length > 0 ? fitting : [BITRATES[0]];
+export function selectRungs(source: { kbps: number }): number[] {
+  const ladder = BITRATES.filter((rate) => rate <= source.kbps);
+  if (ladder.length > 0) return ladder;
+  const low = LOW_BITRATES.filter((rate) => rate <= source.kbps).at(-1);
+  return [low ?? LOW_BITRATES[0]];
 }

@@ -6,11 +6,15 @@ import {
 import { type Job, type Processor, Worker } from "bullmq";
 import IORedis, { Cluster } from "ioredis";
 import type { Config } from "./config.ts";
+import { SHUTDOWN_REASON } from "./failure.ts";
 import { log } from "./log.ts";
 
 export interface Transcoder {
   worker: Worker;
-  /** Stops taking jobs, lets the running ones finish within the timeout, closes connections. */
+  /**
+   * Stops taking jobs, lets the running ones finish within the timeout, hands the others back to
+   * the queue (no attempt used), closes connections.
+   */
   close(): Promise<void>;
 }
 
@@ -56,12 +60,12 @@ export function startTranscoder(
         await connection.quit().catch(() => connection.disconnect());
         return;
       }
-      // The running jobs get their abort signal: ffmpeg is killed and each attempt fails like
-      // any other, so BullMQ records it and retries later (on this or another instance).
-      log.warn("shutdown timeout reached; interrupting running jobs", {
+      // The running jobs get their abort signal: ffmpeg is killed and the processor hands each
+      // job back to the queue, where this or another instance starts it again, no attempt used.
+      log.warn("shutdown timeout reached; handing running jobs back", {
         timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
       });
-      worker.cancelAllJobs("the transcoder is shutting down");
+      worker.cancelAllJobs(SHUTDOWN_REASON);
       if ((await within(closing, ABORT_GRACE_MS)) === "closed") {
         await connection.quit().catch(() => connection.disconnect());
         return;
@@ -90,7 +94,7 @@ export function connectRedis(url: string, options: { blocking: boolean }): IORed
     : new Cluster(connection.nodes, connection.options);
 }
 
-/** How long interrupted jobs get to record their failure before the connections are cut. */
+/** How long interrupted jobs get to hand themselves back before the connections are cut. */
 const ABORT_GRACE_MS = 2_000;
 
 async function within<T>(promise: Promise<T>, ms: number): Promise<T | "timeout"> {

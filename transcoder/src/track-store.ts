@@ -42,6 +42,20 @@ export function trackStore(db: Database) {
       return rows.length > 0;
     },
 
+    /**
+     * Undoes startAttempt for a job handed back on shutdown: that attempt does not count, and the
+     * conversion starts over from 0 %.
+     */
+    async releaseAttempt(trackId: string): Promise<void> {
+      await db
+        .update(tracks)
+        .set({
+          processingAttempts: sql`greatest(${tracks.processingAttempts} - 1, 0)`,
+          processingProgress: 0,
+        })
+        .where(and(eq(tracks.id, trackId), eq(tracks.processingStatus, "PROCESSING")));
+    },
+
     /** Only while PROCESSING: a late write must not undo READY's 100. */
     async setProgress(trackId: string, percent: number): Promise<void> {
       await db

@@ -38,6 +38,8 @@ describe("hlsArgs", () => {
       "44100",
       "-ac",
       "2",
+      "-rematrix_maxval",
+      "1",
       "-b:a:0",
       "128k",
       ...HLS_FLAGS,
@@ -75,6 +77,8 @@ describe("hlsArgs", () => {
       "44100",
       "-ac",
       "2",
+      "-rematrix_maxval",
+      "1",
       "-b:a:0",
       "128k",
       "-b:a:1",
@@ -115,7 +119,7 @@ describe("hlsArgs", () => {
 });
 
 describe("opusArgs", () => {
-  it("one Opus output per rung and the loudness scan as a null output, all bounded by -t", () => {
+  it("one Opus output per rung and the loudness scan of the stereo downmix as a null output, all bounded by -t", () => {
     expect(opusArgs({ ...base, rungs: [128, 320] })).toEqual([
       ...HEAD,
       "-v",
@@ -128,10 +132,12 @@ describe("opusArgs", () => {
       "-i",
       "/w/source.mp3",
       ...["-map", "0:a:0", "-c:a", "libopus", "-b:a", "128k", "-ar", "48000", "-ac", "2"],
-      ...["-f", "opus", "/w/out/audio/128k.opus"],
+      ...["-rematrix_maxval", "1", "-f", "opus", "/w/out/audio/128k.opus"],
       ...["-map", "0:a:0", "-c:a", "libopus", "-b:a", "320k", "-ar", "48000", "-ac", "2"],
-      ...["-f", "opus", "/w/out/audio/320k.opus"],
-      ...["-map", "0:a:0", "-filter:a", "ebur128=peak=true:framelog=verbose", "-f", "null", "-"],
+      ...["-rematrix_maxval", "1", "-f", "opus", "/w/out/audio/320k.opus"],
+      ...["-map", "0:a:0", "-rematrix_maxval", "1"],
+      ...["-filter:a", "aformat=channel_layouts=stereo,ebur128=peak=true:framelog=verbose"],
+      ...["-f", "null", "-"],
     ]);
   });
 });

@@ -27,6 +27,21 @@ function pseudoRandomBytes(length: number): Uint8Array {
   return bytes;
 }
 
+/** A WAV whose format tag (0x3412) names no codec: ffprobe reads it, no decoder exists. */
+async function unknownCodec(from: string, to: string) {
+  const bytes = await readFile(at(from));
+  const fmt = bytes.indexOf("fmt ");
+  bytes.writeUInt16LE(0x3412, fmt + 8);
+  await writeFile(at(to), bytes);
+}
+
+/** Every 97th byte after the header flipped: the stream info holds, nearly no frame decodes. */
+async function damageFrames(from: string, to: string) {
+  const bytes = await readFile(at(from));
+  for (let i = 8192; i < bytes.length; i += 97) bytes.writeUInt8((bytes[i] ?? 0) ^ 0x5a, i);
+  await writeFile(at(to), bytes);
+}
+
 beforeAll(async () => {
   dir = await tempDir();
   await Promise.all([
@@ -38,7 +53,11 @@ beforeAll(async () => {
     makeAudio(at("whole.m4a"), 12, ["-c:a", "aac", "-b:a", "192k", "-movflags", "+faststart"]),
     ffmpeg(["-f", "lavfi", "-i", "testsrc=d=5:s=160x120", "-an", at("video-only.mp4")]),
     makeAudio(at("twelve-seconds.mp3"), 12, ["-c:a", "libmp3lame", "-b:a", "128k"]),
+    makeAudio(at("short.wav"), 4, ["-c:a", "pcm_s16le"]),
+    makeAudio(at("short.flac"), 4, ["-c:a", "flac"]),
   ]);
+  await unknownCodec("short.wav", "unknown-codec.wav");
+  await damageFrames("short.flac", "damaged.flac");
   await halve("whole.mp3", "truncated.mp3");
   await halve("whole.flac", "truncated.flac");
   await halve("whole.m4a", "truncated.m4a");
@@ -56,10 +75,14 @@ interface BadInput {
 }
 
 const CASES: BadInput[] = [
-  { name: "an empty file", file: "empty.mp3", reason: /the uploaded file is empty/ },
-  { name: "text named .mp3", file: "notes.mp3", reason: /not a readable audio file/ },
-  { name: "random bytes", file: "noise.bin.mp3", reason: /not a readable audio file/ },
-  { name: "a video without sound", file: "video-only.mp4", reason: /no audio stream/ },
+  { name: "an empty file", file: "empty.mp3", reason: /^The uploaded file is empty\.$/ },
+  { name: "text named .mp3", file: "notes.mp3", reason: /^Not a readable audio file/ },
+  { name: "random bytes", file: "noise.bin.mp3", reason: /^Not a readable audio file/ },
+  {
+    name: "a video without sound",
+    file: "video-only.mp4",
+    reason: /^The file has no audio stream\.$/,
+  },
   {
     name: "an MP3 cut in half",
     file: "truncated.mp3",
@@ -76,9 +99,19 @@ const CASES: BadInput[] = [
     reason: /damaged or truncated: only [5-7]\.\d s of 12\.0 s/,
   },
   {
+    name: "a WAV in a format no decoder knows",
+    file: "unknown-codec.wav",
+    reason: /^The file could not be decoded as audio: its audio format is not supported\.$/,
+  },
+  {
+    name: "a FLAC whose frames are nearly all damaged",
+    file: "damaged.flac",
+    reason: /^The file could not be decoded as audio: most of its audio frames are damaged\.$/,
+  },
+  {
     name: "a source over the length limit",
     file: "twelve-seconds.mp3",
-    reason: /the audio lasts 0:12; the limit is 0:05/,
+    reason: /^The audio lasts 0:12; the limit is 0:05\.$/,
     config: { MAX_DURATION_SECONDS: "5" },
   },
 ];
@@ -96,6 +129,8 @@ describe.concurrent("a source that can never convert", () => {
       expect(row.processingStatus).toBe("FAILED");
       expect(row.processingError).toMatch(reason);
       expect(row.processingError).not.toMatch(/\n|\/tmp|at .*\.ts/);
+      // One sentence the artist can read.
+      expect(row.processingError).toMatch(/^[A-Z][^\n]*\.$/);
       expect(row.processingAttempts).toBe(1);
       expect(row.processingFinishedAt).toBeInstanceOf(Date);
       expect((await queue.getJob(job.id ?? ""))?.attemptsMade).toBe(1);

@@ -1,10 +1,16 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { playbackGainDb } from "@edge-music/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkOutputs } from "../src/checks.ts";
 import { convert, finishOutputs } from "../src/convert.ts";
 import { masterPlaylist, measureBandwidth } from "../src/hls/master.ts";
-import { type MediaPlaylist, parseMediaPlaylist, rewriteInitUri } from "../src/hls/media.ts";
+import {
+  type MediaPlaylist,
+  parseMediaPlaylist,
+  raiseTargetDuration,
+  rewriteInitUri,
+} from "../src/hls/media.ts";
 import { makeAudio, tempDir } from "./support/sources.ts";
 
 const FFMPEG_PLAYLIST = `#EXTM3U
@@ -39,6 +45,18 @@ describe("media playlists", () => {
     const text = rewriteInitUri(FFMPEG_PLAYLIST);
     expect(text).toContain('#EXT-X-MAP:URI="init_0.mp4"\n');
     expect(text.replace('"init_0.mp4"', '"../192/init_0.mp4"')).toBe(FFMPEG_PLAYLIST);
+  });
+
+  it("gives a sub-second track a target duration of 1 (ffmpeg writes 0, players refuse it)", () => {
+    const tiny = FFMPEG_PLAYLIST.replace("TARGETDURATION:4", "TARGETDURATION:0")
+      .replace(/#EXTINF:[\s\S]*segment_00000\.m4s\n/, "#EXTINF:0.323220,\nsegment_00000.m4s\n")
+      .replace(/#EXTINF:3[\s\S]*segment_00002\.m4s\n/, "");
+    const raised = raiseTargetDuration(tiny);
+    expect(raised).toBe(tiny.replace("TARGETDURATION:0", "TARGETDURATION:1"));
+    expect(parseMediaPlaylist(raised).targetDuration).toBe(1);
+    expect(raiseTargetDuration(FFMPEG_PLAYLIST)).toBe(FFMPEG_PLAYLIST);
+    const ten = FFMPEG_PLAYLIST.replace("TARGETDURATION:4", "TARGETDURATION:10");
+    expect(raiseTargetDuration(ten)).toBe(ten);
   });
 });
 
@@ -120,6 +138,21 @@ describe("master playlist", () => {
     );
   });
 
+  it("carries the playback gain as session data, with one decimal; none without one", () => {
+    const variants = [variant(128, [64_000, 64_000, 500])];
+    const gain = '#EXT-X-SESSION-DATA:DATA-ID="com.edge-music.gain"';
+    expect(masterPlaylist(variants, -6.25).split("\n").slice(0, 5)).toEqual([
+      "#EXTM3U",
+      "#EXT-X-VERSION:7",
+      "#EXT-X-INDEPENDENT-SEGMENTS",
+      `${gain},VALUE="-6.3"`,
+      expect.stringMatching(/^#EXT-X-STREAM-INF:/),
+    ]);
+    expect(masterPlaylist(variants, 3)).toContain(`${gain},VALUE="3.0"\n`);
+    expect(masterPlaylist(variants, 0)).toContain(`${gain},VALUE="0.0"\n`);
+    expect(masterPlaylist(variants, null)).not.toContain("SESSION-DATA");
+  });
+
   it("a track shorter than half a segment declares its average as its peak", () => {
     const tiny = { rung: 128, targetDuration: 4, segments: [{ bytes: 10_000, duration: 1 }] };
     expect(measureBandwidth(tiny)).toEqual({ peak: 80_000, average: 80_000 });
@@ -130,6 +163,7 @@ describe("master playlist from a real ffmpeg run", () => {
   let dir: Awaited<ReturnType<typeof tempDir>>;
   const rungs = [128, 192, 320];
   let master = "";
+  let loudness: Awaited<ReturnType<typeof convert>>;
 
   beforeAll(async () => {
     dir = await tempDir();
@@ -137,8 +171,8 @@ describe("master playlist from a real ffmpeg run", () => {
     await makeAudio(source, 20, ["-c:a", "flac"]);
     const outDir = join(dir.path, "out");
     const options = { source, outDir, rungs, duration: 20, timeoutMs: 120_000 };
-    await convert(options);
-    await finishOutputs(options);
+    loudness = await convert(options);
+    await finishOutputs({ ...options, loudness });
     master = await readFile(join(outDir, "hls/master.m3u8"), "utf8");
   }, 120_000);
   afterAll(() => dir.remove());
@@ -162,6 +196,15 @@ describe("master playlist from a real ffmpeg run", () => {
     const files = await readdir(folder);
     return { average, peak, files };
   }
+
+  it("carries the gain that brings the measured loudness to -14 LUFS", () => {
+    expect(loudness.integratedLufs).toBeLessThan(-14);
+    const gain = playbackGainDb(loudness);
+    expect(gain).toBeGreaterThan(0);
+    expect(master).toContain(
+      `#EXT-X-SESSION-DATA:DATA-ID="com.edge-music.gain",VALUE="${gain?.toFixed(1)}"\n`,
+    );
+  });
 
   it("declares BANDWIDTH and AVERAGE-BANDWIDTH within 10 % of what the files measure", async () => {
     const entries = [...master.matchAll(/BANDWIDTH=(\d+),AVERAGE-BANDWIDTH=(\d+).*\n(\d+)\//g)];

@@ -1,3 +1,4 @@
+import { VARIANT_BITRATES } from "@edge-music/contracts";
 import { UnrecoverableError } from "bullmq";
 import { describe, expect, it } from "vitest";
 import { interpretProbe, summarisePackets } from "../src/probe.ts";
@@ -5,17 +6,30 @@ import { isLossless, selectRungs } from "../src/rungs.ts";
 
 describe("selectRungs", () => {
   it.each([
-    ["a lossless source gets every rung, whatever its bitrate", true, 700, [128, 192, 320]],
-    ["320 kbps gets every rung", false, 320, [128, 192, 320]],
-    ["320 kbps measured a hair low still gets 320", false, 319.4, [128, 192, 320]],
-    ["192 kbps gets 128 and 192 (spec example)", false, 192, [128, 192]],
-    ["192 kbps measured at 191.9 still gets 192", false, 191.9, [128, 192]],
-    ["256 kbps AAC stops at 192", false, 256, [128, 192]],
-    ["160 kbps gets 128 only", false, 160, [128]],
-    ["96 kbps still gets 128: a track must be playable", false, 96, [128]],
-    ["an unknown bitrate (0) gets 128", false, 0, [128]],
-  ])("%s", (_, lossless, kbps, rungs) => {
-    expect(selectRungs({ lossless, kbps })).toEqual(rungs);
+    ["CD audio (1411 kbps, in any container) gets every rung", 1411.2, [128, 192, 320]],
+    ["320 kbps gets every rung", 320, [128, 192, 320]],
+    ["a VBR average a hair under 320 stops at 192: never above the source", 319.4, [128, 192]],
+    ["192 kbps gets 128 and 192 (spec example)", 192, [128, 192]],
+    ["191.9 kbps gets 128 only", 191.9, [128]],
+    ["256 kbps AAC stops at 192", 256, [128, 192]],
+    ["160 kbps gets 128 only", 160, [128]],
+    ["128 kbps (8 kHz mono 16-bit PCM) gets 128", 128, [128]],
+    ["127.9 kbps gets one 96 variant", 127.9, [96]],
+    ["a 96 kbps Opus gets one 96 variant", 96, [96]],
+    ["a 64 kbps MP3 gets one 64 variant", 64, [64]],
+    ["an 84 kbps VBR average gets 64", 84, [64]],
+    ["48 kbps gets 48", 48, [48]],
+    ["32 kbps gets 32", 32, [32]],
+    ["a 12.2 kbps voice memo still gets 32: a track that plays is not refused", 12.2, [32]],
+    ["an unmeasurable bitrate (0) gets 32", 0, [32]],
+  ])("%s", (_, kbps, rungs) => {
+    expect(selectRungs({ kbps })).toEqual(rungs);
+  });
+
+  it("names only rates a stream URL may carry", () => {
+    for (const kbps of [0, 20, 40, 50, 70, 100, 150, 200, 400, 9216]) {
+      for (const rung of selectRungs({ kbps })) expect(VARIANT_BITRATES).toContain(rung);
+    }
   });
 
   it("knows the lossless codecs", () => {
@@ -43,6 +57,7 @@ describe("interpretProbe", () => {
       codec: "mp3",
       lossless: false,
       duration: 12.04,
+      sampleKbps: undefined,
       streamKbps: 192,
       formatKbps: 193,
       durationEstimated: false,
@@ -55,6 +70,75 @@ describe("interpretProbe", () => {
       "",
     );
     expect(ogg).toMatchObject({ duration: 12.0065, streamKbps: undefined, formatKbps: 84.85 });
+  });
+
+  it("judges PCM, ADPCM and lossless sources by rate × bits × channels", () => {
+    // What ffprobe reports for each (bits_per_sample for PCM, bits_per_raw_sample for FLAC/ALAC).
+    const cases: Array<[string, Record<string, unknown>, number]> = [
+      [
+        "8 kHz mono 16-bit WAV",
+        { codec_name: "pcm_s16le", sample_rate: "8000", channels: 1, bits_per_sample: 16 },
+        128,
+      ],
+      [
+        "8 kHz mono µ-law WAV",
+        { codec_name: "pcm_mulaw", sample_rate: "8000", channels: 1, bits_per_sample: 8 },
+        64,
+      ],
+      [
+        "192 kHz 24-bit stereo WAV",
+        { codec_name: "pcm_s24le", sample_rate: "192000", channels: 2, bits_per_sample: 24 },
+        9216,
+      ],
+      [
+        "96 kHz 32-bit stereo WAV",
+        { codec_name: "pcm_s32le", sample_rate: "96000", channels: 2, bits_per_sample: 32 },
+        6144,
+      ],
+      [
+        "48 kHz float 5.1 WAV",
+        { codec_name: "pcm_f32le", sample_rate: "48000", channels: 6, bits_per_sample: 32 },
+        9216,
+      ],
+      [
+        "8 kHz mono IMA ADPCM WAV, whose bit_rate ffprobe overstates",
+        {
+          codec_name: "adpcm_ima_wav",
+          sample_rate: "8000",
+          channels: 1,
+          bits_per_sample: 4,
+          bit_rate: "128000",
+        },
+        32,
+      ],
+      [
+        "44.1 kHz 16-bit stereo FLAC",
+        { codec_name: "flac", sample_rate: "44100", channels: 2, bits_per_raw_sample: "16" },
+        1411.2,
+      ],
+      [
+        "ALAC without a raw sample size: its decoded format's",
+        { codec_name: "alac", sample_rate: "8000", channels: 1, sample_fmt: "s16p" },
+        128,
+      ],
+    ];
+    for (const [name, stream, kbps] of cases) {
+      const facts = interpretProbe(
+        // A FLAC's container rate is its compressed size: not what the ladder is judged by.
+        {
+          streams: [{ codec_type: "audio", bits_per_sample: 0, ...stream }],
+          format: { bit_rate: "40000" },
+        },
+        "",
+      );
+      expect(facts.sampleKbps, name).toBeCloseTo(kbps, 6);
+    }
+    // A lossy codec's samples have no fixed size: its stream bitrate is what counts.
+    const mp3 = { ...audio, bits_per_sample: 0, bits_per_raw_sample: "16", bit_rate: "64000" };
+    expect(interpretProbe({ streams: [mp3] }, "")).toMatchObject({
+      sampleKbps: undefined,
+      streamKbps: 64,
+    });
   });
 
   it("flags a duration ffmpeg only estimated (MP3 without a Xing header)", () => {

@@ -146,7 +146,7 @@ describe("reconciler: jobs BullMQ failed for good", () => {
     expect(result.requeued).not.toContain(track.jobId);
     const row = await trackRow(track.id);
     expect(row?.processingStatus).toBe("FAILED");
-    expect(row?.processingError).toBe("ffmpeg failed (exit 1): source.mp3: Invalid data found");
+    expect(row?.processingError).toBe("ffmpeg failed (exit 1): source.mp3: Invalid data found.");
     expect(row?.processingFinishedAt?.getTime()).toBeGreaterThanOrEqual(before - 1_000);
 
     // Done once: the next pass has nothing left to do for it.
@@ -181,7 +181,7 @@ describe("reconciler: jobs BullMQ failed for good", () => {
     const row = await trackRow(track.id);
     expect(row?.processingStatus).toBe("FAILED");
     expect(row?.processingError).toBe(
-      "the conversion was interrupted too many times (the transcoder stopped while converting)",
+      "The conversion was interrupted too many times (the transcoder stopped while converting).",
     );
     expect(row?.processingFinishedAt).toBeInstanceOf(Date);
   });
@@ -198,7 +198,7 @@ describe("reconciler: jobs BullMQ failed for good", () => {
     expect((await reconcileOnce({ db: h.db, queue })).failed).toContain(track.id);
     expect(await trackRow(track.id)).toMatchObject({
       processingStatus: "FAILED",
-      processingError: "the file has no audio stream",
+      processingError: "The file has no audio stream.",
     });
   });
 
@@ -228,9 +228,9 @@ describe("reconciler: jobs BullMQ failed for good", () => {
   it("turns BullMQ's and drizzle's texts into reasons an artist may read", () => {
     expect(failedJobReason("job stalled more than allowable limit")).toMatch(/interrupted/);
     expect(failedJobReason('Failed query: update "tracks" set "x" = $1\nparams: 1')).toBe(
-      "temporary database error",
+      "A temporary database error stopped the conversion.",
     );
-    expect(failedJobReason(undefined)).toBe("conversion failed");
-    expect(failedJobReason("")).toBe("conversion failed");
+    expect(failedJobReason(undefined)).toBe("The conversion failed.");
+    expect(failedJobReason("")).toBe("The conversion failed.");
   });
 });

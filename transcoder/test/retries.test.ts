@@ -1,6 +1,13 @@
+import { execFile } from "node:child_process";
+import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { S3ServiceException } from "@aws-sdk/client-s3";
-import { AUDIO_PROCESSING_JOB_NAME, trackKeys } from "@edge-music/contracts";
+import {
+  AUDIO_PROCESSING_JOB_NAME,
+  AUDIO_PROCESSING_JOB_OPTIONS,
+  trackKeys,
+} from "@edge-music/contracts";
 import { tracks } from "@edge-music/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +16,7 @@ import { createHarness, payloadOf } from "./support/harness.ts";
 import { expectOutputs } from "./support/outputs.ts";
 import { makeAudio, tempDir } from "./support/sources.ts";
 
+const exec = promisify(execFile);
 const h = createHarness();
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let source = "";
@@ -42,7 +50,110 @@ function flakyDownloads(storage: Storage, times: number): Storage {
   };
 }
 
+/** Kills (SIGKILL, as the OOM killer does) the first ffmpeg seen working under `workRoot`. */
+async function killFfmpegUnder(workRoot: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const { stdout } = await exec("ps", ["-eo", "pid=,args="]);
+    for (const line of stdout.split("\n")) {
+      const [pid, command] = line.trim().split(/\s+/);
+      if (command === "ffmpeg" && line.includes(workRoot)) {
+        process.kill(Number(pid), "SIGKILL");
+        return;
+      }
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error("no ffmpeg run seen");
+}
+
+/** Deletes the first Opus output that appears under `workRoot` while ffmpeg is still writing it. */
+async function loseOpusOutputUnder(workRoot: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    for (const work of await readdir(workRoot)) {
+      const audio = join(workRoot, work, "out", "audio");
+      const opus = (await readdir(audio).catch(() => [])).find((name) => name.endsWith(".opus"));
+      if (opus) return await rm(join(audio, opus));
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error("no Opus output seen");
+}
+
 describe.concurrent("recoverable failures", () => {
+  it("an output lost on disk fails the output check: retried, not FAILED, READY next time", async (context) => {
+    const work = await tempDir();
+    context.onTestFinished(() => work.remove());
+    const { enqueue, settle, queue } = await h.startQueue(context, {
+      deps: { workRoot: work.path },
+    });
+    const track = await h.makeTrack(source);
+    const job = await enqueue(track, { backoff: { type: "fixed", delay: 1_000 } });
+    await loseOpusOutputUnder(work.path);
+    const waiting = await h.waitForTrack(track.trackId, (r) => r.processingError !== null);
+    expect(waiting).toMatchObject({
+      processingStatus: "PROCESSING",
+      processingAttempts: 1,
+      processingError: expect.stringMatching(
+        /^The converted Opus 1\d\dk file could not be read back/,
+      ),
+    });
+    expect(await settle(track)).toMatchObject({ processingStatus: "READY", processingAttempts: 2 });
+    expect((await queue.getJob(job.id ?? ""))?.attemptsMade).toBe(2);
+    await expectOutputs(h, track.trackId, [128, 192]);
+  }, 90_000);
+
+  it("ffmpeg killed mid-conversion: retried, READY on the second attempt", async (context) => {
+    const work = await tempDir();
+    context.onTestFinished(() => work.remove());
+    const { enqueue, settle, queue } = await h.startQueue(context, {
+      deps: { workRoot: work.path },
+    });
+    const track = await h.makeTrack(source);
+    const job = await enqueue(track, { backoff: { type: "fixed", delay: 1_000 } });
+    await killFfmpegUnder(work.path);
+    const waiting = await h.waitForTrack(track.trackId, (r) => r.processingError !== null);
+    expect(waiting).toMatchObject({
+      processingStatus: "PROCESSING",
+      processingAttempts: 1,
+      processingError: "The conversion was interrupted (ffmpeg was stopped by a signal).",
+    });
+    const row = await settle(track);
+    expect(row).toMatchObject({
+      processingStatus: "READY",
+      processingAttempts: 2,
+      processingError: null,
+    });
+    expect((await queue.getJob(job.id ?? ""))?.attemptsMade).toBe(2);
+  }, 90_000);
+
+  it("a transient fault waits the contract's backoff before each retry: 5 s, 10 s, 20 s", async (context) => {
+    const { enqueue, queue } = await h.startQueue(context);
+    const track = await h.makeTrack(source, { upload: false });
+    const job = await enqueue(track, { backoff: AUDIO_PROCESSING_JOB_OPTIONS.backoff });
+    const id = job.id ?? "";
+    for (const [attemptsMade, delay] of [
+      [1, 5_000],
+      [2, 10_000],
+      [3, 20_000],
+    ]) {
+      await expect
+        .poll(async () => {
+          const state = await queue.getJobState(id);
+          const current = await queue.getJob(id);
+          return { state, attemptsMade: current?.attemptsMade, delay: current?.delay };
+        })
+        .toEqual({ state: "delayed", attemptsMade, delay });
+      // Not waiting the delay out: the next attempt is started at once.
+      await (await queue.getJob(id))?.promote();
+    }
+    expect(await h.track(track.trackId)).toMatchObject({
+      processingStatus: "PROCESSING",
+      processingError: "The uploaded source was not found in storage.",
+    });
+  }, 30_000);
+
   it("a storage hiccup on the first attempt: READY on the second, two attempts counted", async (context) => {
     const { enqueue, settle, queue } = await h.startQueue(context, {
       deps: { storage: flakyDownloads(h.storage, 1) },
@@ -66,7 +177,7 @@ describe.concurrent("recoverable failures", () => {
     expect(waiting).toMatchObject({
       processingStatus: "PROCESSING",
       processingAttempts: 1,
-      processingError: "the uploaded source was not found in storage",
+      processingError: "The uploaded source was not found in storage.",
     });
     // The upload lands late (the source appears before the next attempt).
     await h.putFile(track.sourceKey, source);
@@ -83,7 +194,7 @@ describe.concurrent("recoverable failures", () => {
     expect(row).toMatchObject({
       processingStatus: "FAILED",
       processingAttempts: 5,
-      processingError: "the uploaded source was not found in storage",
+      processingError: "The uploaded source was not found in storage.",
     });
     expect(row.processingFinishedAt).toBeInstanceOf(Date);
     expect((await queue.getJob(job.id ?? ""))?.attemptsMade).toBe(5);

@@ -94,7 +94,7 @@ describe("object storage that never recovers", () => {
     expect(failed).toMatchObject({
       processingStatus: "FAILED",
       processingAttempts: AUDIO_PROCESSING_JOB_OPTIONS.attempts,
-      processingError: "temporary storage error (InternalError)",
+      processingError: "A temporary storage error stopped the conversion (InternalError).",
     });
     expect(await suite.stack.queue.getJobState(jobId)).toBe("failed");
     // Its source stays for a retry by hand; nothing else was written.

@@ -1,4 +1,4 @@
-import { BITRATES, trackKeys } from "@edge-music/contracts";
+import { trackKeys, VARIANT_BITRATES } from "@edge-music/contracts";
 import { type Database, type Track, type TrackFile, trackFiles, tracks } from "@edge-music/db";
 import type { S3Config } from "@edge-music/stack";
 import { listObjects, type StoredObject, storageClient } from "./storage.ts";
@@ -102,8 +102,8 @@ function expectedLayout(trackId: string, rows: TrackFile[]): Map<string, string>
     (a, b) => a - b,
   );
   if (rungs.length === 0) return "READY without any rendition";
-  if (rungs.some((r) => !(BITRATES as readonly number[]).includes(r))) {
-    return `READY with rungs outside the ladder: ${rungs}`;
+  if (rungs.some((r) => !(VARIANT_BITRATES as readonly number[]).includes(r))) {
+    return `READY with rungs outside the variant bitrates: ${rungs}`;
   }
   const segmentCounts = rungs.map(
     (rung) => rows.filter((r) => r.kind === "hls_segment" && r.bitrate === rung).length,
@@ -127,7 +127,7 @@ function expectedLayout(trackId: string, rows: TrackFile[]): Map<string, string>
 function isLayoutKey(trackId: string, key: string): boolean {
   const keys = trackKeys(trackId);
   if (key === keys.master) return true;
-  return BITRATES.some((rung) => {
+  return VARIANT_BITRATES.some((rung) => {
     const segment = keys.segment(rung, 0).replace(/00000\.m4s$/, "");
     return (
       [keys.playlist(rung), keys.init(rung), keys.opus(rung)].includes(key) ||

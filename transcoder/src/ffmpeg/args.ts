@@ -8,6 +8,16 @@ const COMMON = ["-hide_banner", "-nostdin", "-y"];
 /** Machine-readable progress on stdout, no interactive status line on stderr. */
 const PROGRESS = ["-progress", "pipe:1", "-nostats"];
 
+/**
+ * Every output is stereo. More channels fold down through ffmpeg's standard matrix (ITU-R BS.775:
+ * centre and surrounds at −3 dB into each side, LFE dropped), scaled so that no sum can pass full
+ * scale: unscaled, a 5.1 master loud in every channel clips by up to 7.7 dB. A multichannel track
+ * thus plays quieter, by that much at most; the loudness gain, measured on this same downmix, gives
+ * it back. Mono goes to both sides at −3 dB, which keeps its loudness. An output option: it
+ * applies to every resampler ffmpeg inserts for that output, filters' included.
+ */
+const DOWNMIX = ["-rematrix_maxval", "1"];
+
 export interface HlsArgsInput {
   source: string;
   /** Where `hls/<rung>/` folders live; they must exist before the run. */
@@ -56,6 +66,7 @@ export function hlsArgs({ source, outDir, rungs, duration }: HlsArgsInput): HlsC
       "44100",
       "-ac",
       "2",
+      ...DOWNMIX,
       ...rates,
       "-f",
       "hls",
@@ -84,9 +95,10 @@ export interface OpusArgsInput {
 }
 
 /**
- * The progressive Opus files, plus the EBU R128 scan of the source as an extra `-f null` output
- * of the same decode. Runs at info level: the scan's summary is an info message on stderr (the
- * per-frame lines are pushed down to verbose).
+ * The progressive Opus files, plus the EBU R128 scan as an extra `-f null` output of the same
+ * decode. The scan measures the stereo downmix every output carries, not the source's channels:
+ * the gain derived from it is applied to what players decode. Runs at info level: the scan's
+ * summary is an info message on stderr (the per-frame lines are pushed down to verbose).
  */
 export function opusArgs({ source, outDir, rungs, duration }: OpusArgsInput): string[] {
   const outputs = rungs.flatMap((rate) => [
@@ -100,6 +112,7 @@ export function opusArgs({ source, outDir, rungs, duration }: OpusArgsInput): st
     "48000",
     "-ac",
     "2",
+    ...DOWNMIX,
     "-f",
     "opus",
     `${outDir}/audio/${rate}k.opus`,
@@ -116,8 +129,9 @@ export function opusArgs({ source, outDir, rungs, duration }: OpusArgsInput): st
     ...outputs,
     "-map",
     "0:a:0",
+    ...DOWNMIX,
     "-filter:a",
-    "ebur128=peak=true:framelog=verbose",
+    "aformat=channel_layouts=stereo,ebur128=peak=true:framelog=verbose",
     "-f",
     "null",
     "-",

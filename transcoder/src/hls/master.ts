@@ -1,3 +1,5 @@
+import { PLAYBACK_GAIN_DATA_ID } from "@edge-music/contracts";
+
 export interface VariantMeasure {
   /** Kbps of the rung: its folder name. */
   rung: number;
@@ -43,12 +45,23 @@ export function measureBandwidth(variant: VariantMeasure): Bandwidth {
   return { peak: Math.ceil(Math.max(peak, average)), average: Math.ceil(average) };
 }
 
-/** The master playlist, renditions ordered by bandwidth (players start with the first). */
-export function masterPlaylist(variants: readonly VariantMeasure[]): string {
+/**
+ * The master playlist, renditions ordered by bandwidth (players start with the first). With a
+ * gain (dB, see playbackGainDb), it carries it as session data; without one (silence), nothing.
+ */
+export function masterPlaylist(
+  variants: readonly VariantMeasure[],
+  gainDb: number | null = null,
+): string {
   const measured = variants
     .map((variant) => ({ rung: variant.rung, ...measureBandwidth(variant) }))
     .sort((a, b) => a.peak - b.peak || a.rung - b.rung);
   const lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"];
+  if (gainDb !== null) {
+    lines.push(
+      `#EXT-X-SESSION-DATA:DATA-ID="${PLAYBACK_GAIN_DATA_ID}",VALUE="${gainDb.toFixed(1)}"`,
+    );
+  }
   for (const { rung, peak, average } of measured) {
     lines.push(
       `#EXT-X-STREAM-INF:BANDWIDTH=${peak},AVERAGE-BANDWIDTH=${average},CODECS="mp4a.40.2"`,

@@ -47,6 +47,14 @@ export function rewriteInitUri(text: string): string {
   return text.replace(/#EXT-X-MAP:URI="[^"]*"/g, '#EXT-X-MAP:URI="init_0.mp4"');
 }
 
+/**
+ * ffmpeg rounds the longest segment's duration, so a source under half a second gets
+ * `#EXT-X-TARGETDURATION:0`, which players reject: a target duration is at least 1.
+ */
+export function raiseTargetDuration(text: string): string {
+  return text.replace(/^#EXT-X-TARGETDURATION:0[ \t]*$/m, "#EXT-X-TARGETDURATION:1");
+}
+
 /** `segment_00042.m4s` → 42; undefined for any other name. */
 export function segmentIndex(uri: string): number | undefined {
   const match = /^segment_(\d{5,})\.m4s$/.exec(uri);

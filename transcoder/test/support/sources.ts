@@ -26,6 +26,20 @@ export async function makeAudio(file: string, seconds: number, codec: string[]):
   await ffmpeg(["-filter_complex", musicLike(seconds), ...codec, file]);
 }
 
+/** Encodes a lavfi source (`aevalsrc=…`, `anullsrc=…`) into `file`: layouts music-like lacks. */
+export async function makeFromFilter(file: string, filter: string, codec: string[]): Promise<void> {
+  await ffmpeg(["-f", "lavfi", "-i", filter, ...codec, file]);
+}
+
+/** Peak level of each channel of `file`, dBFS, as ffmpeg's astats measures it after decoding. */
+export async function channelPeaks(file: string): Promise<number[]> {
+  const { stderr } = await exec("ffmpeg", [
+    ...["-hide_banner", "-nostdin", "-i", file, "-map", "0:a:0"],
+    ...["-af", "astats=measure_overall=none:measure_perchannel=Peak_level", "-f", "null", "-"],
+  ]);
+  return [...stderr.matchAll(/Peak level dB: (\S+)/g)].map((m) => Number(m[1]));
+}
+
 /** A temporary folder removed by the returned function. */
 export async function tempDir(): Promise<{ path: string; remove: () => Promise<void> }> {
   const path = await mkdtemp(join(tmpdir(), "transcoder-test-"));
