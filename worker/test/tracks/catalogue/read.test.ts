@@ -107,6 +107,23 @@ describe("GET /api/v1/tracks/:id", () => {
     expect(body).toMatchObject({ id: track.id, title: track.title, artistId: artist.id });
   });
 
+  it("carries the loudness with the gain to −14 LUFS, capped by the true peak", async () => {
+    const artist = await insertArtist();
+    const loud = await insertTrack(artist.id, { loudnessLufs: -9.8, truePeakDbtp: -0.4 });
+    const quiet = await insertTrack(artist.id, { loudnessLufs: -20, truePeakDbtp: -3.5 });
+    const silent = await insertTrack(artist.id, { loudnessLufs: null, truePeakDbtp: null });
+    const loudness = async (id: string) =>
+      (await json(await new Client().get(`/api/v1/tracks/${id}`))).loudness;
+    expect(await loudness(loud.id)).toEqual({
+      integratedLufs: -9.8,
+      truePeakDbtp: -0.4,
+      gainDb: -4.2,
+    });
+    // +6 dB would reach −14 LUFS, but the peak allows only +2.5 dB.
+    expect(await loudness(quiet.id)).toMatchObject({ gainDb: 2.5 });
+    expect(await loudness(silent.id)).toBeNull();
+  });
+
   it("shows the owner the processing fields, whatever the state", async () => {
     const owner = await registerAccount("artist");
     const ready = await insertTrack(owner.id);

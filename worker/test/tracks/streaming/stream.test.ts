@@ -177,6 +177,9 @@ describe("what does not stream", () => {
   it("answers 404 for a quality that was not produced", async () => {
     await expectProblem(await get(`${base(trackId)}/hls/320/index.m3u8`), 404, "NOT_FOUND");
     await expectProblem(await get(`${base(trackId)}/audio/192.opus`), 404, "NOT_FOUND");
+    // A low variant's name is a valid one (a source below 128 kbps gets it), not produced here.
+    await expectProblem(await get(`${base(trackId)}/audio/64k.opus`), 404, "NOT_FOUND");
+    await expectProblem(await get(`${base(trackId)}/hls/96/index.m3u8`), 404, "NOT_FOUND");
   });
 
   it.each([
@@ -184,7 +187,7 @@ describe("what does not stream", () => {
     ["a segment index without 5 digits", "/hls/128/segment_1.m4s"],
     ["another file name", "/hls/128/master.m3u8"],
     ["an encoded traversal", "/hls/128/..%2F..%2Fsource.mp3"],
-    ["an opus name off the ladder", "/audio/64.opus"],
+    ["an opus name of no variant", "/audio/80.opus"],
   ])("answers 400 for %s", async (_name, suffix) => {
     await expectProblem(await get(`${base(trackId)}${suffix}`), 400, "VALIDATION_FAILED");
   });

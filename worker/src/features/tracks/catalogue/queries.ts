@@ -1,3 +1,4 @@
+import { playbackGainDb } from "@edge-music/contracts";
 import { artists, type Queryable, tracks } from "@edge-music/db";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { offsetOf, type Page } from "../../../validation/common.ts";
@@ -54,7 +55,14 @@ export const toTrackDto = (row: PublicRow): TrackView => ({
   loudness:
     row.loudnessLufs === null
       ? null
-      : { integratedLufs: row.loudnessLufs, truePeakDbtp: row.truePeakDbtp },
+      : {
+          integratedLufs: row.loudnessLufs,
+          truePeakDbtp: row.truePeakDbtp,
+          gainDb: playbackGainDb({
+            integratedLufs: row.loudnessLufs,
+            truePeakDbtp: row.truePeakDbtp,
+          }),
+        },
   createdAt: row.createdAt.toISOString(),
 });
 

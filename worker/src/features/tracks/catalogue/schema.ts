@@ -38,11 +38,16 @@ export const TrackDto = z
       .object({
         integratedLufs: z.number().openapi({ example: -9.8 }),
         truePeakDbtp: z.number().nullable().openapi({ example: -0.4 }),
+        gainDb: z.number().nullable().openapi({
+          example: -4.2,
+          description:
+            "The gain to apply for −14 LUFS, capped so that the true peak stays at or below −1 dBTP, rounded down to 0.1 dB; also in the HLS master as `#EXT-X-SESSION-DATA` `com.edge-music.gain`. Null when nothing could be measured.",
+        }),
       })
       .nullable()
       .openapi({
         description:
-          "EBU R128 integrated loudness and true peak of the source, measured during conversion, so that players can normalise volume (e.g. to -14 LUFS); null until measured or for silence.",
+          "EBU R128 integrated loudness and true peak of what is streamed (the stereo mix), measured during conversion, so that players can normalise volume; null until measured or for silence.",
       }),
     createdAt: Timestamp,
   })

@@ -1,4 +1,4 @@
-import { BITRATES, trackKeys } from "@edge-music/contracts";
+import { trackKeys, VARIANT_BITRATES } from "@edge-music/contracts";
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../../app-env.ts";
@@ -10,10 +10,11 @@ import { assertStreamable, serveObject } from "./service.ts";
 
 const tags = ["Streaming"];
 
-const Bitrate = z.enum(BITRATES.map(String) as ["128", "192", "320"]).openapi({
+const KBPS = VARIANT_BITRATES.map(String) as [string, ...string[]];
+const Bitrate = z.enum(KBPS).openapi({
   param: { name: "bitrate", in: "path" },
   example: "128",
-  description: "kbps: 128, 192 or 320.",
+  description: `kbps, one of the track's variants (the master lists them): ${KBPS.join(", ")}. Rungs of 128, 192 and 320 never above the source's bitrate; a source below 128 kbps has one variant at the highest of 96, 64, 48 or 32 not above it.`,
 });
 const HlsFile = z
   .string()
@@ -24,7 +25,7 @@ const HlsFile = z
   .openapi({ param: { name: "file", in: "path" }, example: "segment_00000.m4s" });
 const OpusFile = z
   .string()
-  .regex(/^(128|192|320)k?\.opus$/, "<bitrate>.opus")
+  .regex(new RegExp(`^(${KBPS.join("|")})k?\\.opus$`), "<bitrate>.opus")
   .openapi({ param: { name: "file", in: "path" }, example: "128.opus" });
 const Id = uuidParam("id");
 
