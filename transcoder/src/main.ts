@@ -39,6 +39,7 @@ const queue = new Queue(AUDIO_PROCESSING_QUEUE, {
 const reconciler = startReconciler({
   db: database.db,
   queue,
+  storage,
   intervalMs: config.RECONCILE_INTERVAL_MS,
   minAgeMs: config.RECONCILE_MIN_AGE_MS,
 });

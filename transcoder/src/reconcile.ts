@@ -6,9 +6,20 @@ import {
 } from "@edge-music/contracts";
 import { type Database, tracks } from "@edge-music/db";
 import type { Job, Queue } from "bullmq";
-import { and, eq, isNotNull, lt } from "drizzle-orm";
+import { and, eq, isNotNull, lt, sql } from "drizzle-orm";
 import { describeFailure } from "./failure.ts";
 import { log } from "./log.ts";
+import type { Storage } from "./storage.ts";
+
+/**
+ * How long a FAILED track keeps its upload for a retry by hand (POST /tracks/{id}/retry): as long
+ * as BullMQ keeps its failed job (the contract's removeOnFail age, 7 days).
+ */
+export const FAILED_SOURCE_RETENTION_MS = AUDIO_PROCESSING_JOB_OPTIONS.removeOnFail.age * 1000;
+
+/** Added to a FAILED track's processingError when its upload is removed. */
+export const SOURCE_REMOVED_NOTE =
+  "The uploaded file was removed 7 days after the conversion failed; upload it again to convert it.";
 
 export interface ReconcileOptions {
   db: Database;
@@ -20,6 +31,11 @@ export interface ReconcileOptions {
   minAgeMs?: number;
   /** Tracks looked at per pass (default 500); the next pass takes the rest. */
   batchSize?: number;
+  /**
+   * Where uploads are kept: given, a pass also removes the uploads of tracks FAILED longer than
+   * FAILED_SOURCE_RETENTION_MS ago.
+   */
+  storage?: Pick<Storage, "delete">;
 }
 
 export interface ReconcileResult {
@@ -27,6 +43,8 @@ export interface ReconcileResult {
   requeued: string[];
   /** Track ids marked FAILED: BullMQ failed their job for good without our processor saying so. */
   failed: string[];
+  /** Track ids whose upload was removed: FAILED for longer than the retention. */
+  sourcesRemoved: string[];
 }
 
 /**
@@ -59,7 +77,7 @@ export async function reconcileOnce(options: ReconcileOptions): Promise<Reconcil
     .orderBy(tracks.createdAt)
     .limit(options.batchSize ?? 500);
 
-  const result: ReconcileResult = { requeued: [], failed: [] };
+  const result: ReconcileResult = { requeued: [], failed: [], sourcesRemoved: [] };
   for (const row of candidates) {
     const payload = AudioJobPayload.safeParse(row);
     if (!payload.success) {
@@ -90,7 +108,66 @@ export async function reconcileOnce(options: ReconcileOptions): Promise<Reconcil
   if (result.requeued.length > 0) {
     log.warn("reconciler: re-queued lost conversion jobs", { jobIds: result.requeued });
   }
+  if (options.storage) {
+    result.sourcesRemoved = await removeExpiredSources(db, options.storage, options.batchSize);
+  }
   return result;
+}
+
+/**
+ * The uploads of tracks FAILED longer than the retention: each object is deleted, then the track
+ * forgets it and says so in its processingError (only if it still points at that object and is
+ * still FAILED: a retry by hand meanwhile keeps its file).
+ */
+async function removeExpiredSources(
+  db: Database,
+  storage: Pick<Storage, "delete">,
+  batchSize = 500,
+): Promise<string[]> {
+  const cutoff = new Date(Date.now() - FAILED_SOURCE_RETENTION_MS);
+  const expired = await db
+    .select({ id: tracks.id, sourceKey: tracks.sourceKey })
+    .from(tracks)
+    .where(
+      and(
+        eq(tracks.processingStatus, "FAILED"),
+        isNotNull(tracks.sourceKey),
+        lt(tracks.processingFinishedAt, cutoff),
+      ),
+    )
+    .limit(batchSize);
+  const removed: string[] = [];
+  for (const track of expired) {
+    if (!track.sourceKey) continue;
+    try {
+      await storage.delete(track.sourceKey);
+    } catch (error) {
+      log.warn("reconciler: a failed track's upload not removed", {
+        trackId: track.id,
+        error: (error as Error).message,
+      });
+      continue;
+    }
+    const rows = await db
+      .update(tracks)
+      .set({
+        sourceKey: null,
+        processingError: sql`trim(coalesce(${tracks.processingError}, '') || ' ' || ${SOURCE_REMOVED_NOTE})`,
+      })
+      .where(
+        and(
+          eq(tracks.id, track.id),
+          eq(tracks.sourceKey, track.sourceKey),
+          eq(tracks.processingStatus, "FAILED"),
+        ),
+      )
+      .returning({ id: tracks.id });
+    if (rows.length > 0) removed.push(track.id);
+  }
+  if (removed.length > 0) {
+    log.info("reconciler: removed the uploads of long-failed tracks", { trackIds: removed });
+  }
+  return removed;
 }
 
 /**

@@ -8,7 +8,12 @@ import { artists, tracks } from "@edge-music/db";
 import { type JobsOptions, type Processor, Queue, UnrecoverableError, Worker } from "bullmq";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, inject, it, onTestFinished } from "vitest";
-import { failedJobReason, reconcileOnce, startReconciler } from "../src/reconcile.ts";
+import {
+  failedJobReason,
+  reconcileOnce,
+  SOURCE_REMOVED_NOTE,
+  startReconciler,
+} from "../src/reconcile.ts";
 import { createHarness, unique } from "./support/harness.ts";
 
 const h = createHarness();
@@ -223,6 +228,39 @@ describe("reconciler: jobs BullMQ failed for good", () => {
       processingStatus: "READY",
       processingError: null,
     });
+  });
+
+  it("removes the upload of a track FAILED more than 7 days ago, and the track says so", async () => {
+    const queue = emptyQueue();
+    const old = await insertTrack({ status: "FAILED", ageMs: 10 * 24 * 60 * MINUTE });
+    const recent = await insertTrack({ status: "FAILED", ageMs: 10 * 24 * 60 * MINUTE });
+    const finished = (id: string, daysAgo: number) =>
+      h.db
+        .update(tracks)
+        .set({
+          processingError: "The file could not be decoded as audio.",
+          processingFinishedAt: new Date(Date.now() - daysAgo * 24 * 60 * MINUTE),
+        })
+        .where(eq(tracks.id, id));
+    await finished(old.id, 7.1);
+    await finished(recent.id, 6.9);
+    for (const track of [old, recent])
+      await h.putFile(track.payload.sourceKey, import.meta.filename);
+
+    const { sourcesRemoved } = await reconcileOnce({ db: h.db, queue, storage: h.storage });
+    expect(sourcesRemoved).toContain(old.id);
+    expect(sourcesRemoved).not.toContain(recent.id);
+    expect(await trackRow(old.id)).toMatchObject({
+      processingStatus: "FAILED",
+      sourceKey: null,
+      processingError: `The file could not be decoded as audio. ${SOURCE_REMOVED_NOTE}`,
+    });
+    expect(await h.listObjects(old.payload.sourceKey)).toEqual([]);
+    // Within the retention the upload stays, for a retry by hand.
+    expect((await trackRow(recent.id))?.sourceKey).toBe(recent.payload.sourceKey);
+    expect(await h.listObjects(recent.payload.sourceKey)).toHaveLength(1);
+    // Without a storage the pass leaves uploads alone.
+    expect((await reconcileOnce({ db: h.db, queue })).sourcesRemoved).toEqual([]);
   });
 
   it("turns BullMQ's and drizzle's texts into reasons an artist may read", () => {
