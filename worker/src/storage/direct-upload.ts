@@ -131,5 +131,3 @@ export function directUploadStore(config: S3ApiConfig) {
     },
   };
 }
-
-export type DirectUploadStore = ReturnType<typeof directUploadStore>;

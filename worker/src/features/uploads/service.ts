@@ -1,8 +1,8 @@
 // Direct uploads: a multipart upload the artist's client sends straight to storage, then completes
 // here; the stored file is checked like a form upload's before its track and job are made.
 import { sanitizeFileName, trackKeys } from "@edge-music/contracts";
-import { albums, type HttpDatabase, tracks, trackUploads } from "@edge-music/db";
-import { and, eq, lt, sql } from "drizzle-orm";
+import { type HttpDatabase, tracks, trackUploads } from "@edge-music/db";
+import { and, eq, lt } from "drizzle-orm";
 import { enqueueConversion } from "../../connections/queue.ts";
 import type { Env } from "../../env.ts";
 import {
@@ -24,6 +24,7 @@ import {
 } from "../../storage/direct-upload.ts";
 import { findTrackQuery, toOwnTrackDto } from "../tracks/catalogue/queries.ts";
 import type { OwnTrackView } from "../tracks/catalogue/schema.ts";
+import { ownAlbum } from "../tracks/upload/service.ts";
 import { DECLARED_TYPES, partSizeFor } from "./schema.ts";
 
 /** How long the part URLs work; an upload not completed by then is aborted. */
@@ -46,12 +47,6 @@ function storeOf(env: Env) {
 
 const noSuchUpload = (id: string) => new NotFoundError(`No upload with id ${id}.`);
 const noSuchAlbum = () => new NotFoundError("No such album of yours.");
-
-/** The caller's album, or NULL (then the statement stores NULL and the caller is told 404). */
-const ownAlbum = (albumId: string | null | undefined, artistId: string) =>
-  albumId
-    ? sql`(select ${albums.id} from ${albums} where ${albums.id} = ${albumId} and ${albums.artistId} = ${artistId})`
-    : null;
 
 export interface StartUpload {
   title: string;

@@ -137,6 +137,15 @@ async function undoUpload(
 }
 
 /**
+ * The album id when it is one of the artist's albums, else NULL: a value for an insert, checked in
+ * the same statement (the caller tells a NULL apart from a requested album and answers 404).
+ */
+export const ownAlbum = (albumId: string | null | undefined, artistId: string) =>
+  albumId
+    ? sql`(select ${albums.id} from ${albums} where ${albums.id} = ${albumId} and ${albums.artistId} = ${artistId})`
+    : null;
+
+/**
  * One batch (one round trip): the row, then the artist's view of it. The album is taken only when
  * it is the caller's (else the column gets NULL and the upload is refused and undone); the
  * foreign key holds it until the commit, so it cannot vanish in between.
@@ -150,16 +159,13 @@ async function insertTrack(
   undo: Undo,
 ) {
   const { db } = ctx;
-  const ownAlbum = upload.albumId
-    ? sql`(select ${albums.id} from ${albums} where ${albums.id} = ${upload.albumId} and ${albums.artistId} = ${upload.artistId})`
-    : null;
   let rows: Awaited<ReturnType<typeof findTrackQuery>>;
   try {
     [, rows] = await db.batch([
       db.insert(tracks).values({
         id: upload.trackId,
         artistId: upload.artistId,
-        albumId: ownAlbum,
+        albumId: ownAlbum(upload.albumId, upload.artistId),
         title,
         cover,
         processingStatus: "PROCESSING",
