@@ -65,6 +65,8 @@ export const trackKeys = (trackId: string) => ({
   init: (kbps: number) => `tracks/${trackId}/hls/${kbps}/init_0.mp4`,
   segment: (kbps: number, index: number) =>
     `tracks/${trackId}/hls/${kbps}/segment_${String(index).padStart(5, "0")}.m4s`,
+  /** The peaks for drawing a seek bar (`Waveform`), written with the other outputs. */
+  waveform: `tracks/${trackId}/waveform.json`,
 });
 
 /** The ladder of the spec, in kbps: a source gets every rung not above its own bitrate. */

@@ -12,6 +12,7 @@ import { createProcessor } from "./processor.ts";
 import { startReconciler } from "./reconcile.ts";
 import { connectRedis, startTranscoder } from "./service.ts";
 import { createStorage } from "./storage.ts";
+import { trackEvents } from "./track-events.ts";
 
 const config = loadConfig();
 const database = createDb(config.DATABASE_URL, { wsProxy: config.NEON_WS_PROXY });
@@ -25,13 +26,21 @@ const storage = createStorage({
 });
 // Fired as shutdown begins, before the running jobs are given their time to finish.
 const stopping = new AbortController();
-const processor = createProcessor({ db: database.db, storage, config, stopping: stopping.signal });
-const transcoder = startTranscoder(config, processor);
-// The reconciler only adds jobs: a plain connection (fail fast, unlike the worker's).
+// The reconciler only adds jobs, and the processors publish tracks' states for their listeners:
+// a plain connection (fail fast, unlike the worker's).
 const queueConnection = connectRedis(config.REDIS_URL, { blocking: false });
 queueConnection.on("error", (error) =>
   log.warn("queue connection error", { error: error.message }),
 );
+const events = trackEvents(queueConnection);
+const processor = createProcessor({
+  db: database.db,
+  storage,
+  events,
+  config,
+  stopping: stopping.signal,
+});
+const transcoder = startTranscoder(config, processor);
 const queue = new Queue(AUDIO_PROCESSING_QUEUE, {
   connection: queueConnection,
   prefix: AUDIO_PROCESSING_QUEUE_PREFIX,
@@ -40,6 +49,7 @@ const reconciler = startReconciler({
   db: database.db,
   queue,
   storage,
+  events,
   intervalMs: config.RECONCILE_INTERVAL_MS,
   minAgeMs: config.RECONCILE_MIN_AGE_MS,
 });

@@ -1,4 +1,4 @@
-import { AudioJobPayload } from "@edge-music/contracts";
+import { AudioJobPayload, type TrackState } from "@edge-music/contracts";
 import type { Database } from "@edge-music/db";
 import { type Job, UnrecoverableError, WaitingError } from "bullmq";
 import type { Config } from "./config.ts";
@@ -7,11 +7,14 @@ import { log } from "./log.ts";
 import { type ConversionResult, convertTrack, removeSource } from "./pipeline.ts";
 import { progressReporter } from "./progress-reporter.ts";
 import type { Storage } from "./storage.ts";
+import type { TrackEvents } from "./track-events.ts";
 import { trackStore } from "./track-store.ts";
 
 export interface ProcessorDeps {
   db: Database;
   storage: Storage;
+  /** Where each state written to a track's row is published for its live listeners. */
+  events: TrackEvents;
   config: Pick<Config, "MAX_DURATION_SECONDS" | "FFMPEG_TIMEOUT_MS">;
   /** At most one progress write per interval (default 2 s). */
   progressIntervalMs?: number;
@@ -36,6 +39,10 @@ export type { ConversionResult } from "./pipeline.ts";
  */
 export function createProcessor(deps: ProcessorDeps) {
   const store = trackStore(deps.db);
+  /** Publishes a state a write returned (none when the write changed no row). */
+  const publish = async (trackId: string, state: TrackState | undefined) => {
+    if (state) await deps.events.publish(trackId, state);
+  };
 
   /**
    * Puts an interrupted job back at the head of the queue (BullMQ's moveToWait: attemptsMade is
@@ -46,6 +53,7 @@ export function createProcessor(deps: ProcessorDeps) {
   async function handBack(job: Job, token: string | undefined, trackId: string) {
     await store
       .releaseAttempt(trackId)
+      .then((state) => publish(trackId, state))
       .catch((error: unknown) =>
         log.error("handed-back attempt not released", { trackId, error: (error as Error).message }),
       );
@@ -86,6 +94,7 @@ export function createProcessor(deps: ProcessorDeps) {
     });
     await store
       .recordFailure(trackId, reason, final)
+      .then((state) => publish(trackId, state))
       .catch((dbError: unknown) =>
         log.error("failure not recorded", { trackId, error: (dbError as Error).message }),
       );
@@ -117,16 +126,22 @@ export function createProcessor(deps: ProcessorDeps) {
       await removeSource({ storage: deps.storage, store }, trackId, payload.sourceKey);
       return skip("already converted");
     }
-    if (!(await store.startAttempt(trackId))) return skip("the track no longer exists");
+    const started = await store.startAttempt(trackId);
+    if (!started) return skip("the track no longer exists");
+    await publish(trackId, started);
 
     const progress = progressReporter({
       intervalMs: deps.progressIntervalMs ?? 2_000,
       write: async (percent) => {
-        await Promise.all([job.updateProgress(percent), store.setProgress(trackId, percent)]);
+        const [, state] = await Promise.all([
+          job.updateProgress(percent),
+          store.setProgress(trackId, percent),
+        ]);
+        await publish(trackId, state);
       },
     });
     try {
-      return await convertTrack(payload, {
+      const result = await convertTrack(payload, {
         storage: deps.storage,
         store,
         maxDurationSeconds: deps.config.MAX_DURATION_SECONDS,
@@ -136,6 +151,15 @@ export function createProcessor(deps: ProcessorDeps) {
         progress,
         signal,
       });
+      if (result.status === "ready") {
+        await publish(trackId, {
+          ...started,
+          processingStatus: "READY",
+          processingProgress: 100,
+          processingError: null,
+        });
+      }
+      return result;
     } catch (error) {
       return await failAttempt(job, { token, signal, trackId }, error);
     }

@@ -3,6 +3,7 @@ import {
   AUDIO_PROCESSING_JOB_OPTIONS,
   AudioJobPayload,
   audioJobId,
+  type TrackState,
 } from "@edge-music/contracts";
 import { type Database, tracks } from "@edge-music/db";
 import type { Job, Queue } from "bullmq";
@@ -10,6 +11,8 @@ import { and, eq, isNotNull, lt, sql } from "drizzle-orm";
 import { describeFailure } from "./failure.ts";
 import { log } from "./log.ts";
 import type { Storage } from "./storage.ts";
+import type { TrackEvents } from "./track-events.ts";
+import { TRACK_STATE } from "./track-store.ts";
 
 /**
  * How long a FAILED track keeps its upload for a retry by hand (POST /tracks/{id}/retry): as long
@@ -36,6 +39,8 @@ export interface ReconcileOptions {
    * FAILED_SOURCE_RETENTION_MS ago.
    */
   storage?: Pick<Storage, "delete">;
+  /** Given, a track marked FAILED is published to its live listeners. */
+  events?: TrackEvents;
 }
 
 export interface ReconcileResult {
@@ -94,7 +99,9 @@ export async function reconcileOnce(options: ReconcileOptions): Promise<Reconcil
       result.requeued.push(jobId);
     } else if (await isFailedForGood(job)) {
       const reason = failedJobReason(job.failedReason);
-      if (await markFailed(db, row.trackId, reason)) {
+      const state = await markFailed(db, row.trackId, reason);
+      if (state) {
+        await options.events?.publish(row.trackId, state);
         result.failed.push(row.trackId);
         log.warn("reconciler: conversion failed outside the processor", {
           trackId: row.trackId,
@@ -200,8 +207,12 @@ export function failedJobReason(failedReason: string | undefined): string {
 }
 
 /** One guarded write: a track that finished meanwhile (READY, FAILED, deleted) is left alone. */
-async function markFailed(db: Database, trackId: string, reason: string): Promise<boolean> {
-  const rows = await db
+async function markFailed(
+  db: Database,
+  trackId: string,
+  reason: string,
+): Promise<TrackState | undefined> {
+  const [row] = await db
     .update(tracks)
     .set({
       processingStatus: "FAILED",
@@ -209,8 +220,8 @@ async function markFailed(db: Database, trackId: string, reason: string): Promis
       processingFinishedAt: new Date(),
     })
     .where(and(eq(tracks.id, trackId), eq(tracks.processingStatus, "PROCESSING")))
-    .returning({ id: tracks.id });
-  return rows.length > 0;
+    .returning(TRACK_STATE);
+  return row;
 }
 
 export interface Reconciler {

@@ -1,3 +1,4 @@
+import type { TrackState as PublishedState } from "@edge-music/contracts";
 import { type Database, trackFiles, tracks } from "@edge-music/db";
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { Loudness } from "./ffmpeg/loudness.ts";
@@ -14,6 +15,14 @@ export interface Completion {
   files: readonly OutputFile[];
 }
 
+/** What a write returns of the row: the state listeners are told (contracts' TrackState). */
+export const TRACK_STATE = {
+  processingStatus: tracks.processingStatus,
+  processingProgress: tracks.processingProgress,
+  processingError: tracks.processingError,
+  processingAttempts: tracks.processingAttempts,
+};
+
 /** The transcoder's writes to `tracks` and `track_files`. */
 export function trackStore(db: Database) {
   return {
@@ -25,8 +34,11 @@ export function trackStore(db: Database) {
       return row;
     },
 
-    /** False when the track is gone (or already READY: its conversion has nothing left to do). */
-    async startAttempt(trackId: string): Promise<boolean> {
+    /**
+     * The track's state once the attempt is counted; undefined when the track is gone (or already
+     * READY: its conversion has nothing left to do).
+     */
+    async startAttempt(trackId: string): Promise<PublishedState | undefined> {
       const rows = await db
         .update(tracks)
         .set({
@@ -38,30 +50,34 @@ export function trackStore(db: Database) {
           processingProgress: 0,
         })
         .where(and(eq(tracks.id, trackId), ne(tracks.processingStatus, "READY")))
-        .returning({ id: tracks.id });
-      return rows.length > 0;
+        .returning(TRACK_STATE);
+      return rows[0];
     },
 
     /**
      * Undoes startAttempt for a job handed back on shutdown: that attempt does not count, and the
      * conversion starts over from 0 %.
      */
-    async releaseAttempt(trackId: string): Promise<void> {
-      await db
+    async releaseAttempt(trackId: string): Promise<PublishedState | undefined> {
+      const [row] = await db
         .update(tracks)
         .set({
           processingAttempts: sql`greatest(${tracks.processingAttempts} - 1, 0)`,
           processingProgress: 0,
         })
-        .where(and(eq(tracks.id, trackId), eq(tracks.processingStatus, "PROCESSING")));
+        .where(and(eq(tracks.id, trackId), eq(tracks.processingStatus, "PROCESSING")))
+        .returning(TRACK_STATE);
+      return row;
     },
 
     /** Only while PROCESSING: a late write must not undo READY's 100. */
-    async setProgress(trackId: string, percent: number): Promise<void> {
-      await db
+    async setProgress(trackId: string, percent: number): Promise<PublishedState | undefined> {
+      const [row] = await db
         .update(tracks)
         .set({ processingProgress: percent })
-        .where(and(eq(tracks.id, trackId), eq(tracks.processingStatus, "PROCESSING")));
+        .where(and(eq(tracks.id, trackId), eq(tracks.processingStatus, "PROCESSING")))
+        .returning(TRACK_STATE);
+      return row;
     },
 
     /**
@@ -112,8 +128,12 @@ export function trackStore(db: Database) {
     },
 
     /** A READY track is never touched: its files are still served. */
-    async recordFailure(trackId: string, reason: string, final: boolean): Promise<void> {
-      await db
+    async recordFailure(
+      trackId: string,
+      reason: string,
+      final: boolean,
+    ): Promise<PublishedState | undefined> {
+      const [row] = await db
         .update(tracks)
         .set(
           final
@@ -124,7 +144,9 @@ export function trackStore(db: Database) {
               }
             : { processingError: reason },
         )
-        .where(and(eq(tracks.id, trackId), ne(tracks.processingStatus, "READY")));
+        .where(and(eq(tracks.id, trackId), ne(tracks.processingStatus, "READY")))
+        .returning(TRACK_STATE);
+      return row;
     },
   };
 }

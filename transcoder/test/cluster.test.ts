@@ -13,6 +13,7 @@ import { createRequestRedis } from "../../worker/src/connections/redis.ts";
 import { loadConfig } from "../src/config.ts";
 import { createProcessor } from "../src/processor.ts";
 import { connectRedis, startTranscoder } from "../src/service.ts";
+import { trackEvents } from "../src/track-events.ts";
 import { createHarness, payloadOf, type TestTrack } from "./support/harness.ts";
 import { makeAudio, tempDir } from "./support/sources.ts";
 
@@ -52,11 +53,11 @@ describe("the conversion queue on a Redis Cluster", () => {
       // Left over from when the transcoder read it: the queue is the contract's, whatever this says.
       QUEUE_NAME: "elsewhere",
     });
+    const connection = connectRedis(cluster.url, { blocking: false }) as Cluster;
     const transcoder = startTranscoder(
       config,
-      createProcessor({ db: h.db, storage: h.storage, config }),
+      createProcessor({ db: h.db, storage: h.storage, events: trackEvents(connection), config }),
     );
-    const connection = connectRedis(cluster.url, { blocking: false }) as Cluster;
     const queue = new Queue(AUDIO_PROCESSING_QUEUE, {
       connection,
       prefix: AUDIO_PROCESSING_QUEUE_PREFIX,

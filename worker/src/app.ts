@@ -25,6 +25,8 @@ import { ACCOUNT_KINDS } from "./security/account-kinds.ts";
 import { validationHook } from "./validation/validator.ts";
 
 export const API_PREFIX = "/api/v1";
+/** The routes answering Server-Sent Events. */
+const EVENT_STREAM_PATH = /^\/api\/v1\/tracks\/[^/]+\/events$/;
 
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -35,8 +37,12 @@ export function createApp() {
   app.use(`${API_PREFIX}/*`, originCheck);
   app.use(`${API_PREFIX}/*`, jsonBodyLimit);
   // Successful GETs carry an ETag (the object's for media, a digest of the body otherwise) and
-  // answer a matching If-None-Match with 304 and no body.
-  app.use(`${API_PREFIX}/*`, etag());
+  // answer a matching If-None-Match with 304 and no body. Not an event stream: its digest would
+  // wait for the end of a stream that lasts as long as its listener.
+  const digestTag = etag();
+  app.use(`${API_PREFIX}/*`, (c, next) =>
+    EVENT_STREAM_PATH.test(c.req.path) ? next() : digestTag(c, next),
+  );
 
   app.route(`${API_PREFIX}/health`, healthRoutes);
   app.route(`${API_PREFIX}/users/auth`, authRoutes(ACCOUNT_KINDS.user));

@@ -37,6 +37,7 @@ export interface Bindings {
   MAX_UPLOAD_BYTES?: string;
   MAX_DIRECT_UPLOAD_BYTES?: string;
   STREAM_ALLOWED_ORIGINS?: string;
+  EVENTS_HEARTBEAT_SECONDS?: string;
 }
 
 const url = (protocols: string[]) =>
@@ -139,6 +140,9 @@ const baseSchema = z.object({
     .min(1024)
     .max(50 * 1024 ** 3)
     .default(2 * 1024 ** 3),
+  // A conversion's event stream sends a comment this often when nothing happens, well under the
+  // idle timeouts of proxies and of Cloudflare (100 s).
+  EVENTS_HEARTBEAT_SECONDS: z.coerce.number().min(0.05).max(60).default(15),
 });
 
 function base64Length(value: string): number {

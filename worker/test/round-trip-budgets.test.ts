@@ -692,6 +692,15 @@ const BUDGETS: Record<string, Budget> = {
       return { client: artist.client, method: "POST", path: `/api/v1/tracks/${track.id}/retry` };
     },
   },
+  "GET /api/v1/tracks/{id}/events": {
+    trips: 1,
+    // Finished, so that the stream ends; one converting waits on Redis, with the same one trip.
+    prepare: async () => {
+      const artist = await registerAccount("artist");
+      const track = await insertTrack(artist.id, { processingStatus: "READY" });
+      return { client: artist.client, method: "GET", path: `/api/v1/tracks/${track.id}/events` };
+    },
+  },
   "GET /api/v1/search": {
     trips: 1,
     prepare: async () => get(`/api/v1/search?q=budget${freshPage()}`),

@@ -17,8 +17,9 @@ import { Queue } from "bullmq";
 import { eq } from "drizzle-orm";
 import { loadConfig } from "../../src/config.ts";
 import { createProcessor } from "../../src/processor.ts";
-import { startTranscoder } from "../../src/service.ts";
+import { connectRedis, startTranscoder } from "../../src/service.ts";
 import { createStorage, type StorageConfig } from "../../src/storage.ts";
+import { trackEvents } from "../../src/track-events.ts";
 
 export interface JobRunnerInfra {
   databaseUrl: string;
@@ -55,7 +56,8 @@ export async function startJobRunner(infra: JobRunnerInfra): Promise<JobRunner> 
     DATABASE_URL: infra.databaseUrl,
     NEON_WS_PROXY: infra.neonWsProxy,
   });
-  const processor = createProcessor({ db: database.db, storage, config });
+  const redis = connectRedis(infra.redisUrl, { blocking: false });
+  const processor = createProcessor({ db: database.db, storage, events: trackEvents(redis), config });
   const transcoder = startTranscoder(config, processor, { prefix });
   const queue = new Queue(AUDIO_PROCESSING_QUEUE, { connection: { url: infra.redisUrl }, prefix });
   const username = `bench_${crypto.randomUUID().slice(0, 8)}`;
@@ -127,6 +129,7 @@ export async function startJobRunner(infra: JobRunnerInfra): Promise<JobRunner> 
       await transcoder.close();
       await queue.obliterate({ force: true });
       await queue.close();
+      redis.disconnect();
       storage.client.destroy();
       await database.close();
     },

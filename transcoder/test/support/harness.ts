@@ -7,6 +7,8 @@ import {
   AUDIO_PROCESSING_QUEUE,
   type AudioJobPayload,
   audioJobId,
+  TrackState,
+  trackEventsKey,
   trackKeys,
 } from "@edge-music/contracts";
 import { artists, type Database, type Track, trackFiles, tracks } from "@edge-music/db";
@@ -16,8 +18,9 @@ import { eq } from "drizzle-orm";
 import { inject, type TestContext } from "vitest";
 import { loadConfig } from "../../src/config.ts";
 import { createProcessor, type ProcessorDeps } from "../../src/processor.ts";
-import { startTranscoder } from "../../src/service.ts";
+import { connectRedis, startTranscoder } from "../../src/service.ts";
 import { createStorage, type Storage } from "../../src/storage.ts";
+import { trackEvents } from "../../src/track-events.ts";
 
 const infra = inject("infra");
 
@@ -52,6 +55,9 @@ export function createHarness() {
   const handle = createDb(inject("appDatabaseUrl"), { wsProxy: infra.neonWsProxy });
   const db: Database = handle.db;
   const storage: Storage = createStorage(infra.s3);
+  /** Where the processors publish tracks' states (and where a test reads them back). */
+  const redis = connectRedis(infra.redisUrl, { blocking: false });
+  const events = trackEvents(redis);
 
   /**
    * A fresh queue and a worker on it, removed when the test ends (pass the test context's
@@ -71,7 +77,7 @@ export function createHarness() {
       connection: { url: infra.redisUrl },
       prefix,
     });
-    const processor = createProcessor({ db, storage, config, ...options.deps });
+    const processor = createProcessor({ db, storage, events, config, ...options.deps });
     const transcoder = startTranscoder(config, processor, { prefix });
     context.onTestFinished(async (): Promise<void> => {
       await transcoder.close();
@@ -174,6 +180,12 @@ export function createHarness() {
     return objects.sort((a, b) => a.key.localeCompare(b.key));
   }
 
+  /** The states published for a track's live listeners, oldest first. */
+  async function published(trackId: string): Promise<TrackState[]> {
+    const entries = await redis.xrange(trackEventsKey(trackId), "-", "+");
+    return entries.map(([, fields]) => TrackState.parse(JSON.parse(fields[1] ?? "")));
+  }
+
   async function fileRows(trackId: string) {
     return await db.select().from(trackFiles).where(eq(trackFiles.trackId, trackId));
   }
@@ -189,7 +201,9 @@ export function createHarness() {
     waitForTrack,
     listObjects,
     fileRows,
+    published,
     async close() {
+      redis.disconnect();
       storage.client.destroy();
       await handle.close();
     },

@@ -20,11 +20,14 @@ const REQUEST_OPTIONS = {
  * connection options the transcoder uses too (`redisConnectionOptions`: credentials, TLS, no DNS
  * lookup of our own). A cluster costs more per request than a single server: the seed node is
  * asked for the slot map (CLUSTER SLOTS) before the command goes to the node owning the queue's
- * slot.
+ * slot. `overrides`: a listener's blocking reads need a longer command timeout.
  */
-export function createRequestRedis(url: string): RedisClient {
+export function createRequestRedis(
+  url: string,
+  overrides: Pick<RedisOptions, "commandTimeout" | "connectionName"> = {},
+): RedisClient {
   const connection = redisConnectionOptions(url, {
-    redis: REQUEST_OPTIONS,
+    redis: { ...REQUEST_OPTIONS, ...overrides },
     lazyConnect: true,
     cluster: {
       enableOfflineQueue: true,

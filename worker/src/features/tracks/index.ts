@@ -1,5 +1,6 @@
 import { newRouter } from "../../openapi/router.ts";
 import { trackCatalogueRoutes } from "./catalogue/routes.ts";
+import { trackEventRoutes } from "./events/routes.ts";
 import { streamingRoutes } from "./streaming/routes.ts";
 import { uploadRoutes } from "./upload/routes.ts";
 
@@ -7,4 +8,5 @@ import { uploadRoutes } from "./upload/routes.ts";
 export const trackRoutes = newRouter()
   .route("/stream", streamingRoutes)
   .route("/", uploadRoutes)
+  .route("/", trackEventRoutes)
   .route("/", trackCatalogueRoutes);

@@ -1,6 +1,7 @@
 import { albums, FOREIGN_KEY_VIOLATION, pgErrorCode, tracks } from "@edge-music/db";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { enqueueConversion, requeueConversion } from "../../../connections/queue.ts";
+import { publishTrackState } from "../../../connections/track-events.ts";
 import {
   ConflictError,
   NotFoundError,
@@ -244,6 +245,13 @@ export async function retryConversion(
     throw new ConflictError("The uploaded file is no longer kept; upload it again.");
   }
   try {
+    // Its listeners (and the next to come) learn of the new round before the job can start.
+    await publishTrackState(ctx.redis, id, {
+      processingStatus: "PROCESSING",
+      processingProgress: 0,
+      processingError: null,
+      processingAttempts: 0,
+    });
     await requeueConversion(ctx.redis, {
       trackId: id,
       artistId: before.artistId,
