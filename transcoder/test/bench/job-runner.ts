@@ -57,7 +57,12 @@ export async function startJobRunner(infra: JobRunnerInfra): Promise<JobRunner> 
     NEON_WS_PROXY: infra.neonWsProxy,
   });
   const redis = connectRedis(infra.redisUrl, { blocking: false });
-  const processor = createProcessor({ db: database.db, storage, events: trackEvents(redis), config });
+  const processor = createProcessor({
+    db: database.db,
+    storage,
+    events: trackEvents(redis),
+    config,
+  });
   const transcoder = startTranscoder(config, processor, { prefix });
   const queue = new Queue(AUDIO_PROCESSING_QUEUE, { connection: { url: infra.redisUrl }, prefix });
   const username = `bench_${crypto.randomUUID().slice(0, 8)}`;

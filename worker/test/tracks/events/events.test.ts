@@ -32,9 +32,7 @@ const READY: TrackState = {
 /** Appends a state as the transcoder does, and answers its event id. */
 async function publish(trackId: string, state: TrackState): Promise<string> {
   await publishTrackState(redis, trackId, state);
-  const [[id] = []] = (await redis.xrevrange(trackEventsKey(trackId), "+", "-", "COUNT", 1)) as [
-    string,
-  ][];
+  const [[id] = []] = await redis.xrevrange(trackEventsKey(trackId), "+", "-", "COUNT", 1);
   if (!id) throw new Error("nothing published");
   return id;
 }
