@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { AppEnv } from "../src/app-env.ts";
 import {
   EDGE,
+  type EdgePolicy,
   edgeCached,
   edgeCacheKey,
   edgeCacheRefetch,
@@ -142,5 +143,39 @@ describe("stale-while-revalidate", () => {
 
     const third = await send(app, url);
     expect(await third.json()).toEqual({ run: 2 });
+  });
+});
+
+describe("answers a route makes for one caller", () => {
+  /** A media route (same for everyone) that answers privately when asked to, counting its runs. */
+  function privateApp(policy: EdgePolicy) {
+    let runs = 0;
+    const app = new Hono<AppEnv>();
+    const route = edgeCached(policy, "test");
+    app.get("/media", ...route.middleware, (c) => {
+      runs++;
+      if (c.req.header("x-owner")) c.header("cache-control", "private, no-store");
+      return c.text("bytes");
+    });
+    return { app, runs: () => runs };
+  }
+
+  it.each([
+    ["stored media", EDGE.media],
+    ["media the edge never keeps", EDGE.progressive],
+  ])("are never stored nor made public: %s", async (_name, policy) => {
+    const { app, runs } = privateApp(policy);
+    const url = `http://edge.test/media?k=${crypto.randomUUID()}`;
+    for (let i = 1; i <= 2; i++) {
+      const own = await send(app, url, { headers: { "x-owner": "1" } });
+      expect(own.headers.get("cache-control")).toBe("private, no-store");
+      expect(own.headers.get("x-edge-cache")).toBe("bypass");
+      expect(runs()).toBe(i);
+    }
+    // Nothing stored: the next caller is a miss (or a bypass), never a hit of the private copy.
+    const anyone = await send(app, url);
+    expect(anyone.headers.get("x-edge-cache")).not.toBe("hit");
+    expect(anyone.headers.get("cache-control")).toBe(policy.browser);
+    expect(runs()).toBe(3);
   });
 });

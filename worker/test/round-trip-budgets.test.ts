@@ -612,6 +612,16 @@ const BUDGETS: Record<string, Budget> = {
     trips: 1,
     prepare: async () => get(`/api/v1/tracks/stream/${await streamableTrack()}/audio/128.opus`),
   },
+  "GET /api/v1/tracks/{id}/waveform": {
+    trips: 1,
+    prepare: async () => {
+      const id = await streamableTrack();
+      await bucket().put(trackKeys(id).waveform, '{"version":1}', {
+        httpMetadata: { contentType: "application/json" },
+      });
+      return get(`/api/v1/tracks/${id}/waveform`);
+    },
+  },
   "POST /api/v1/tracks": {
     trips: 2,
     why: "the session is confirmed before the body is stored; then the track row and its read-back in one batch",

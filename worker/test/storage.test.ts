@@ -7,6 +7,7 @@ import {
   ObjectTooLargeError,
   r2Storage,
   s3Storage,
+  UnsatisfiableRangeError,
 } from "../src/storage/index.ts";
 import { StorageUnavailableError } from "../src/storage/port.ts";
 import { CLOSED_PORT } from "./support/env.ts";
@@ -38,7 +39,7 @@ const chunked = (bytes: Uint8Array, size: number) => {
   });
 };
 
-describe.each(adapters)("%s storage", (_name, make) => {
+describe.each(adapters)("%s storage", (name, make) => {
   const storage = make();
   const prefix = () => `contract/${crypto.randomUUID()}/`;
 
@@ -106,6 +107,33 @@ describe.each(adapters)("%s storage", (_name, make) => {
     const tail = await storage.get(key, { range: { offset: 10 } });
     expect(tail && (await text(tail.body))).toBe("abcdef");
     expect(tail?.range).toEqual({ offset: 10, length: 6 });
+  });
+
+  it("resolves a suffix and a range past the end against the size, in the one read", async () => {
+    const key = `${prefix()}resolve.bin`;
+    await storage.put(key, "0123456789abcdef");
+    const last = await storage.get(key, { range: { suffix: 4 } });
+    expect(last && (await text(last.body))).toBe("cdef");
+    expect([last?.range, last?.size]).toEqual([{ offset: 12, length: 4 }, 16]);
+    const more = await storage.get(key, { range: { suffix: 99 } });
+    expect(more && (await text(more.body))).toBe("0123456789abcdef");
+    expect(more?.range).toEqual({ offset: 0, length: 16 });
+    const cut = await storage.get(key, { range: { offset: 14, length: 10 } });
+    expect(cut && (await text(cut.body))).toBe("ef");
+    expect([cut?.range, cut?.size]).toEqual([{ offset: 14, length: 2 }, 16]);
+  });
+
+  it("refuses a range that starts at or after the end; a missing object is still null", async () => {
+    const key = `${prefix()}short.bin`;
+    await storage.put(key, "0123456789");
+    for (const offset of [10, 999]) {
+      const refused = storage.get(key, { range: { offset } });
+      await expect(refused).rejects.toBeInstanceOf(UnsatisfiableRangeError);
+      // S3 names the size in its 416; R2's error does not.
+      const size = await refused.catch((error: UnsatisfiableRangeError) => error.size);
+      expect(size).toBe(name === "s3" ? 10 : undefined);
+    }
+    expect(await storage.get(`${prefix()}missing`, { range: { offset: 99 } })).toBeNull();
   });
 
   it("answers null for a missing object", async () => {

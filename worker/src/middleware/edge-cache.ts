@@ -55,6 +55,11 @@ export const EDGE = {
    * a deleted track stops streaming from every data centre within a day. Browsers keep them.
    */
   media: { fresh: 86_400, stale: 0, browser: IMMUTABLE, sameForEveryone: true, ranges: true },
+  /**
+   * A track's waveform: JSON written once with the media, kept like them (a day at the edge, a
+   * year in browsers), but read whole: a Range header is ignored (200), so copies are whole too.
+   */
+  waveform: { fresh: 86_400, stale: 0, browser: IMMUTABLE, sameForEveryone: true },
   /** Whole Opus files: browsers keep them (they never change); the edge does not. */
   progressive: { fresh: 0, stale: 0, browser: IMMUTABLE, sameForEveryone: true, store: false },
 } as const satisfies Record<string, EdgePolicy>;
@@ -140,13 +145,17 @@ function edgeCache(policy: EdgePolicy | ((c: Context<AppEnv>) => EdgePolicy)) {
     const rules = typeof policy === "function" ? policy(c) : policy;
     if (rules.store === false) {
       await next();
-      if ([200, 206, 304].includes(c.res.status)) setCallerHeaders(c.res.headers, rules);
+      if (!isPrivate(c.res) && [200, 206, 304].includes(c.res.status)) {
+        setCallerHeaders(c.res.headers, rules);
+      }
       c.res.headers.set("x-edge-cache", "bypass");
       return;
     }
     if (hasAccessCookie(c) && !rules.sameForEveryone) {
       await next();
-      if (c.res.status === 200) c.res.headers.set("cache-control", "private, no-cache");
+      if (c.res.status === 200 && !isPrivate(c.res)) {
+        c.res.headers.set("cache-control", "private, no-cache");
+      }
       c.res.headers.append("vary", "Cookie");
       c.res.headers.set("x-edge-cache", "bypass");
       return;
@@ -168,6 +177,13 @@ function edgeCache(policy: EdgePolicy | ((c: Context<AppEnv>) => EdgePolicy)) {
     }
     await next();
     const response = c.res;
+    if (isPrivate(response)) {
+      // An answer the route made for this caller alone (the owner's unfinished track): neither
+      // stored nor made public. So a copy found above is always a public answer (of a READY
+      // track, for media), the same for the owner as for everyone.
+      response.headers.set("x-edge-cache", "bypass");
+      return;
+    }
     // Only a whole GET: a HEAD's answer has no body to keep.
     if (isStorable(response) && !range && c.req.method === "GET") {
       c.executionCtx.waitUntil(edge().put(keyRequest(key), copyToStore(response, rules)));
@@ -183,12 +199,15 @@ const keyRequest = (key: string, range?: string) =>
 
 /** Only whole, successful answers with nothing of a caller in them. */
 export function isStorable(response: Response): boolean {
-  const control = response.headers.get("cache-control") ?? "";
-  return (
-    response.status === 200 &&
-    !response.headers.has("set-cookie") &&
-    !/\b(private|no-store)\b/i.test(control)
-  );
+  return response.status === 200 && !response.headers.has("set-cookie") && !isPrivate(response);
+}
+
+/**
+ * A route's own `Cache-Control: private` or `no-store`: an answer for one caller, which no cache
+ * may keep. The edge neither stores it nor replaces the header with its policy's public one.
+ */
+export function isPrivate(response: Response): boolean {
+  return /\b(private|no-store)\b/i.test(response.headers.get("cache-control") ?? "");
 }
 
 function copyToStore(response: Response, rules: EdgePolicy): Response {

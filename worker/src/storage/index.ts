@@ -13,7 +13,7 @@ export type {
   StoredObject,
   StreamPutOptions,
 } from "./port.ts";
-export { ObjectTooLargeError, StorageError } from "./port.ts";
+export { ObjectTooLargeError, StorageError, UnsatisfiableRangeError } from "./port.ts";
 export { r2Storage } from "./r2.ts";
 export { s3Storage } from "./s3.ts";
 

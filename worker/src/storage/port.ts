@@ -12,15 +12,19 @@ export interface ObjectInfo {
 
 export interface StoredObject extends ObjectInfo {
   body: ReadableStream<Uint8Array>;
-  /** Present when a range was asked for: the bytes the body holds (`size` stays the whole). */
+  /**
+   * Present when a range was read: the bytes the body holds, as the store reports them (`size`
+   * stays the whole). Absent when the store sent the whole object instead.
+   */
   range?: { offset: number; length: number };
 }
 
-/** Bytes `offset` … `offset + length - 1`; `length` omitted means to the end. */
-export interface ByteRange {
-  offset: number;
-  length?: number;
-}
+/**
+ * Bytes `offset` … `offset + length - 1` (`length` omitted: to the end; a length past the end is
+ * cut there), or the last `suffix` bytes (all of them when the object is shorter). The store
+ * resolves it against the object's size, so a reader needs no HEAD first.
+ */
+export type ByteRange = { offset: number; length?: number } | { suffix: number };
 
 export type PutBody = ReadableStream<Uint8Array> | ArrayBuffer | Uint8Array | string;
 
@@ -75,6 +79,20 @@ export class StorageUnavailableError extends StorageError {
   constructor(message: string, options: { cause?: unknown } = {}) {
     super(message, options);
     this.name = "StorageUnavailableError";
+  }
+}
+
+/**
+ * The range starts at or after the end of the object (R2 throws its error 10039, S3 answers 416).
+ * `size` is the object's, when the store said it.
+ */
+export class UnsatisfiableRangeError extends StorageError {
+  constructor(
+    key: string,
+    readonly size: number | undefined,
+  ) {
+    super(`The requested range of ${key} is not satisfiable.`);
+    this.name = "UnsatisfiableRangeError";
   }
 }
 

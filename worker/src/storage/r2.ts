@@ -1,11 +1,13 @@
 import { putStreamed } from "./multipart.ts";
-import type {
-  ListPage,
-  ObjectInfo,
-  ObjectStorage,
-  PutBody,
-  PutOptions,
-  StoredObject,
+import {
+  type ByteRange,
+  type ListPage,
+  type ObjectInfo,
+  type ObjectStorage,
+  type PutBody,
+  type PutOptions,
+  type StoredObject,
+  UnsatisfiableRangeError,
 } from "./port.ts";
 
 export function r2Storage(bucket: R2Bucket): ObjectStorage {
@@ -16,13 +18,21 @@ export function r2Storage(bucket: R2Bucket): ObjectStorage {
       return object ? info(object) : null;
     },
     async get(key, options = {}) {
-      const object = await bucket.get(key, options.range ? { range: options.range } : {});
+      const { range } = options;
+      let object: R2ObjectBody | null;
+      try {
+        object = await bucket.get(key, range ? { range } : {});
+      } catch (error) {
+        // A range starting at or after the end: "get: The requested range is not satisfiable
+        // (10039)". A missing object answers null before the range is looked at.
+        if (range && error instanceof Error && error.message.includes("(10039)")) {
+          throw new UnsatisfiableRangeError(key, undefined);
+        }
+        throw error;
+      }
       if (!object) return null;
       const stored: StoredObject = { ...info(object), body: object.body };
-      if (options.range) {
-        const offset = options.range.offset;
-        stored.range = { offset, length: options.range.length ?? object.size - offset };
-      }
+      if (range) stored.range = bytesRead(range, object);
       return stored;
     },
     async put(key: string, body: PutBody, options: PutOptions = {}) {
@@ -98,4 +108,19 @@ function info(object: R2Object): ObjectInfo {
     contentType: object.httpMetadata?.contentType,
     uploadedAt: object.uploaded,
   };
+}
+
+/** The bytes R2 read: it reports them resolved against the size; else resolved here alike. */
+function bytesRead(asked: ByteRange, object: R2ObjectBody): { offset: number; length: number } {
+  const reported = object.range as { offset?: number; length?: number } | undefined;
+  if (reported?.offset !== undefined && reported.length !== undefined) {
+    return { offset: reported.offset, length: reported.length };
+  }
+  const { size } = object;
+  if ("suffix" in asked) {
+    const length = Math.min(asked.suffix, size);
+    return { offset: size - length, length };
+  }
+  const rest = size - asked.offset;
+  return { offset: asked.offset, length: Math.min(asked.length ?? rest, rest) };
 }

@@ -1,6 +1,7 @@
 import { AwsClient } from "aws4fetch";
 import { putStreamed } from "./multipart.ts";
 import {
+  type ByteRange,
   type ListPage,
   type ObjectInfo,
   type ObjectStorage,
@@ -9,6 +10,7 @@ import {
   StorageError,
   StorageUnavailableError,
   type StoredObject,
+  UnsatisfiableRangeError,
 } from "./port.ts";
 
 /** Tries of a request without a body when the connection fails (not when S3 answers). */
@@ -73,24 +75,40 @@ export function s3Storage(config: S3StorageConfig): ObjectStorage {
       if (!response.ok) return fail("HEAD", key, response);
       return info(key, response);
     },
-    async get(key, options = {}) {
+    async get(key, options = {}): Promise<StoredObject | null> {
       const { range } = options;
-      const headers: Record<string, string> = range
-        ? { range: `bytes=${range.offset}-${range.length ? range.offset + range.length - 1 : ""}` }
-        : {};
+      const headers: Record<string, string> = range ? { range: rangeHeader(range) } : {};
       const response = await send(objectUrl(key), { method: "GET", headers });
       if (response.status === 404) {
         await response.body?.cancel();
         return null;
       }
+      if (response.status === 416) {
+        // S3 names the size in its error document (<ActualObjectSize>), not in a Content-Range.
+        const text = await response.text().catch(() => "");
+        const size = /<ActualObjectSize>(\d+)<\/ActualObjectSize>/.exec(text)?.[1];
+        throw new UnsatisfiableRangeError(key, size === undefined ? undefined : Number(size));
+      }
       if (!response.ok || !response.body) return fail("GET", key, response);
       const stored: StoredObject = { ...info(key, response), body: response.body };
-      // 206: Content-Range "bytes a-b/size" names the whole object's size.
+      // 206: Content-Range "bytes a-b/size" names the whole object's size. Without one (200) the
+      // store sent the whole object.
       const contentRange = /bytes (\d+)-(\d+)\/(\d+)/.exec(
         response.headers.get("content-range") ?? "",
       );
       if (range && contentRange) {
         const [, start, end, total] = contentRange.map(Number) as [number, number, number, number];
+        if (
+          "suffix" in range &&
+          (end !== total - 1 || end - start + 1 !== Math.min(range.suffix, total))
+        ) {
+          // A store that does not know suffix ranges (s3rver reads `bytes=-n` as `bytes=0-n`):
+          // the same bytes again, by their offset, now that the size is known.
+          await response.body.cancel();
+          return await storage.get(key, {
+            range: { offset: total - Math.min(range.suffix, total) },
+          });
+        }
         stored.size = total;
         stored.range = { offset: start, length: end - start + 1 };
       }
@@ -219,6 +237,13 @@ function info(key: string, response: Response): ObjectInfo {
     contentType: response.headers.get("content-type") ?? undefined,
     uploadedAt: modified ? new Date(modified) : undefined,
   };
+}
+
+/** The Range header of one ByteRange (RFC 9110: `bytes=a-b`, `bytes=a-`, `bytes=-n`). */
+function rangeHeader(range: ByteRange): string {
+  if ("suffix" in range) return `bytes=-${range.suffix}`;
+  const end = range.length === undefined ? "" : String(range.offset + range.length - 1);
+  return `bytes=${range.offset}-${end}`;
 }
 
 function decodeXml(text: string): string {

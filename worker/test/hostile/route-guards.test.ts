@@ -49,9 +49,6 @@ const PUBLIC = new Set([
   "GET /api/v1/playlists",
   "GET /api/v1/tracks",
   "GET /api/v1/search",
-  "GET /api/v1/tracks/stream/{id}/hls/master.m3u8",
-  "GET /api/v1/tracks/stream/{id}/hls/{bitrate}/{file}",
-  "GET /api/v1/tracks/stream/{id}/audio/{file}",
   "GET /static/{folder}/{file}",
 ]);
 

@@ -1,11 +1,14 @@
 import { env } from "cloudflare:workers";
 import { trackKeys } from "@edge-music/contracts";
+import { tracks } from "@edge-music/db";
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Bindings } from "../../../src/env.ts";
 import { app, Client, registerAccount } from "../../support/auth.ts";
 import { CLOSED_PORT, send, testBindings } from "../../support/env.ts";
-import { insertArtist, insertTrack } from "../../support/factories.ts";
+import { insertArtist, insertTrack, withDb } from "../../support/factories.ts";
 import { expectProblem } from "../../support/problem.ts";
+import { countingEnv, tripsSoFar } from "../../support/round-trips.ts";
 
 const bucket = () => (env as Bindings).MEDIA as R2Bucket;
 const base = (id: string) => `/api/v1/tracks/stream/${id}`;
@@ -198,5 +201,118 @@ describe("what does not stream", () => {
       400,
       "VALIDATION_FAILED",
     );
+  });
+});
+
+describe("a track that is not READY, to its owner", () => {
+  /** An artist's track still converting, with what the conversion has written so far. */
+  async function unfinished(processingStatus: "PROCESSING" | "FAILED" = "PROCESSING") {
+    const owner = await registerAccount("artist");
+    const track = await insertTrack(owner.id, { processingStatus });
+    const keys = trackKeys(track.id);
+    await bucket().put(keys.master, "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\n128/index.m3u8\n", {
+      httpMetadata: { contentType: "application/vnd.apple.mpegurl" },
+    });
+    await bucket().put(keys.segment(128, 0), "segment-zero", {
+      httpMetadata: { contentType: "audio/mp4" },
+    });
+    await bucket().put(keys.opus(128), OPUS, {
+      httpMetadata: { contentType: "audio/ogg; codecs=opus" },
+    });
+    return { owner, id: track.id };
+  }
+
+  const expectPrivate = (response: Response) => {
+    expect(response.headers.get("cache-control")).toBe("private, no-store");
+    expect(response.headers.get("x-edge-cache")).toBe("bypass");
+  };
+
+  it("streams to its owner, privately, and never from or into the edge cache", async () => {
+    const { owner, id } = await unfinished();
+    for (const path of [
+      `${base(id)}/hls/master.m3u8`,
+      `${base(id)}/hls/128/segment_00000.m4s`,
+      `${base(id)}/audio/128.opus`,
+    ]) {
+      const first = await owner.client.get(path);
+      expect(first.status, path).toBe(200);
+      expectPrivate(first);
+      await first.arrayBuffer();
+      // Not stored: the owner's next request runs again, anyone else still gets 404.
+      const again = await owner.client.get(path);
+      expect(again.status, path).toBe(200);
+      expectPrivate(again);
+      await again.arrayBuffer();
+      await expectProblem(await get(path), 404, "TRACK_NOT_READY");
+    }
+    const master = await owner.client.get(`${base(id)}/hls/master.m3u8`);
+    expect(await master.text()).toContain("128/index.m3u8");
+  });
+
+  it("answers the owner's ranges and If-None-Match privately too; a file not written is 404", async () => {
+    const { owner, id } = await unfinished("FAILED");
+    const path = `${base(id)}/audio/128.opus`;
+    const part = await owner.client.get(path, { range: "bytes=-5" });
+    expect([part.status, part.headers.get("content-range"), await part.text()]).toEqual([
+      206,
+      `bytes 21-25/${OPUS.length}`,
+      "fghij",
+    ]);
+    expectPrivate(part);
+    const etag = (await owner.client.get(path)).headers.get("etag") ?? "";
+    const unchanged = await owner.client.get(path, { "if-none-match": etag });
+    expect(unchanged.status).toBe(304);
+    expectPrivate(unchanged);
+    const missing = await owner.client.get(`${base(id)}/hls/128/index.m3u8`);
+    const body = await expectProblem(missing, 404, "NOT_FOUND");
+    expect(body.detail).toBe("This rendition does not exist.");
+  });
+
+  it("answers 404 TRACK_NOT_READY to anyone else: anonymous, another artist, a listener", async () => {
+    const { id } = await unfinished();
+    const path = `${base(id)}/hls/128/segment_00000.m4s`;
+    const stranger = await registerAccount("artist");
+    const listener = await registerAccount("user");
+    for (const client of [new Client(), stranger.client, listener.client]) {
+      const body = await expectProblem(await client.get(path), 404, "TRACK_NOT_READY");
+      expect(body.processingStatus).toBe("PROCESSING");
+    }
+    // A cookie that is present but invalid: refresh, then retry (not "not ready").
+    const stale = await get(path, { cookie: "access_token=not.a.token" });
+    await expectProblem(stale, 401, "UNAUTHORIZED");
+  });
+
+  it("is one database round trip, the owner's session check included", async () => {
+    const { owner, id } = await unfinished();
+    const path = `${base(id)}/hls/master.m3u8`;
+    const before = await tripsSoFar();
+    const response = await send(
+      app,
+      path,
+      { headers: { "cf-connecting-ip": owner.client.ip, cookie: owner.client.jar.header(path) } },
+      countingEnv,
+    );
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+    expect((await tripsSoFar()) - before).toBe(1);
+  });
+
+  it("is public and cached once READY, for its owner too", async () => {
+    const { owner, id } = await unfinished();
+    const path = `${base(id)}/hls/128/segment_00000.m4s`;
+    expectPrivate(await owner.client.get(path));
+    await withDb((db) =>
+      db.update(tracks).set({ processingStatus: "READY" }).where(eq(tracks.id, id)),
+    );
+    const first = await get(path);
+    expect([first.status, first.headers.get("x-edge-cache")]).toEqual([200, "miss"]);
+    expect(first.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    await first.arrayBuffer();
+    const own = await owner.client.get(path);
+    expect([own.status, own.headers.get("x-edge-cache"), await own.text()]).toEqual([
+      200,
+      "hit",
+      "segment-zero",
+    ]);
   });
 });

@@ -5,8 +5,9 @@ import type { AppEnv } from "../../../app-env.ts";
 import { EDGE, edgeCached, stalenessNote } from "../../../middleware/edge-cache.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { newRouter } from "../../../openapi/router.ts";
+import { maybeSignedIn } from "../../../security/guard.ts";
 import { uuidParam } from "../../../validation/common.ts";
-import { assertStreamable, serveObject } from "./service.ts";
+import { serveTrackFile } from "./service.ts";
 
 const tags = ["Streaming"];
 
@@ -35,10 +36,14 @@ const media = (description: string, type: string) => ({
 });
 const COMMON = {
   304: { description: "Not modified (If-None-Match)." },
-  ...problemResponses(400, 404),
+  ...problemResponses(400, 401, 404),
 };
 const NOTES =
-  "No sign-in needed: the catalogue is public, like its tracks. Only READY tracks stream; an unknown track answers 404 `NOT_FOUND`, an unfinished one 404 `TRACK_NOT_READY`, a bitrate that was not produced 404. CORS allows any origin (STREAM_ALLOWED_ORIGINS narrows it), exposing Content-Length, Content-Range and Accept-Ranges.";
+  "No sign-in needed: the catalogue is public, like its tracks. Only READY tracks stream (but see **Owner**); an unknown track answers 404 `NOT_FOUND`, an unfinished one 404 `TRACK_NOT_READY`, a bitrate that was not produced 404. CORS allows any origin (STREAM_ALLOWED_ORIGINS narrows it), exposing Content-Length, Content-Range and Accept-Ranges.";
+
+/** The owner's exception, in the description of every route that serves a track's files. */
+export const OWNER_NOTE =
+  "**Owner:** the artist who uploaded a track, signed in (the access cookie), gets its files in any state (PROCESSING, FAILED) as if it were READY: what the conversion has written so far, 404 `NOT_FOUND` for a file not written (yet). Such an answer is for the owner alone: `Cache-Control: private, no-store` and `x-edge-cache: bypass`, never kept by the edge or a browser. A READY track is answered alike to everyone, its owner included (the edge cache may answer before the cookie is read). Anyone else, signed in or not, gets 404 `TRACK_NOT_READY` for an unfinished track. A cookie that is present but invalid, expired or of an ended session answers 401 (refresh, then retry).";
 
 const master = createRoute({
   method: "get",
@@ -47,7 +52,8 @@ const master = createRoute({
   summary: "HLS master playlist",
   ...edgeCached(
     EDGE.hlsPlaylist,
-    `The qualities of the track (AAC, fMP4, 4-second segments), with measured BANDWIDTH and AVERAGE-BANDWIDTH. ${NOTES}`,
+    `The qualities of the track (AAC, fMP4, 4-second segments), with measured BANDWIDTH and AVERAGE-BANDWIDTH. ${NOTES} ${OWNER_NOTE}`,
+    maybeSignedIn(),
   ),
   request: { params: z.object({ id: Id }) },
   responses: { 200: media("The playlist.", "application/vnd.apple.mpegurl"), ...COMMON },
@@ -60,7 +66,8 @@ const hls = createRoute({
   summary: "HLS media playlist, init segment or media segment of one quality",
   ...edgeCached(
     (c) => (c.req.param("file")?.endsWith(".m3u8") ? EDGE.hlsPlaylist : EDGE.media),
-    `\`index.m3u8\` (the quality's playlist, cached 60 s), \`init_0.mp4\` (its initialisation segment) or \`segment_<5-digit index>.m4s\` (4 s of AAC). Segments and init segments never change: cached for a year (\`immutable\`); \`Range\` answers 206. ${NOTES} ${stalenessNote(EDGE.hlsPlaylist)} Segments: ${stalenessNote(EDGE.media)}`,
+    `\`index.m3u8\` (the quality's playlist, cached 60 s), \`init_0.mp4\` (its initialisation segment) or \`segment_<5-digit index>.m4s\` (4 s of AAC). Segments and init segments never change: cached for a year (\`immutable\`); \`Range\` answers 206. ${NOTES} ${OWNER_NOTE} ${stalenessNote(EDGE.hlsPlaylist)} Segments: ${stalenessNote(EDGE.media)}`,
+    maybeSignedIn(),
   ),
   request: { params: z.object({ id: Id, bitrate: Bitrate, file: HlsFile }) },
   responses: {
@@ -78,7 +85,8 @@ const opus = createRoute({
   summary: "Progressive Opus fallback",
   ...edgeCached(
     EDGE.progressive,
-    `\`<bitrate>.opus\` (also \`<bitrate>k.opus\`): the whole track in Ogg Opus, for clients without HLS. Supports \`Range\` (206, or 416 outside the file). ${NOTES}`,
+    `\`<bitrate>.opus\` (also \`<bitrate>k.opus\`): the whole track in Ogg Opus, for clients without HLS. Supports \`Range\` (206, or 416 outside the file). ${NOTES} ${OWNER_NOTE}`,
+    maybeSignedIn(),
   ),
   request: { params: z.object({ id: Id, file: OpusFile }) },
   responses: {
@@ -89,11 +97,9 @@ const opus = createRoute({
   },
 });
 
-/** Checks that the track is READY, then serves the object (the edge cache sits in front). */
-async function stream(c: Context<AppEnv>, trackId: string, key: string) {
-  const { db, storage } = c.var.deps;
-  await assertStreamable(db, trackId);
-  return serveObject(storage, {
+/** Serves the object to whoever may get the track's files (the edge cache sits in front). */
+function stream(c: Context<AppEnv>, trackId: string, key: string) {
+  return serveTrackFile(c.var.deps, trackId, {
     key,
     range: c.req.header("range"),
     ifNoneMatch: c.req.header("if-none-match"),

@@ -1,4 +1,4 @@
-import { type Queryable, tracks } from "@edge-music/db";
+import { tracks } from "@edge-music/db";
 import { eq } from "drizzle-orm";
 import {
   AppError,
@@ -7,17 +7,44 @@ import {
   ServiceUnavailableError,
   TrackNotReadyError,
 } from "../../../errors/app-error.ts";
-import type { ObjectStorage } from "../../../storage/index.ts";
+import type { RequestDeps } from "../../../request-deps.ts";
+import { type ObjectStorage, UnsatisfiableRangeError } from "../../../storage/index.ts";
 import { parseRange } from "./range.ts";
 
-/** Streams only once conversion has finished; unknown and unfinished tracks answer 404. */
-export async function assertStreamable(db: Queryable, trackId: string): Promise<void> {
-  const [track] = await db
-    .select({ status: tracks.processingStatus })
+/** Who may get a track's files: everyone (READY), or only its owner (still converting, failed). */
+export type Audience = "everyone" | "owner";
+
+/**
+ * Streams once conversion has finished; unknown tracks answer 404, unfinished ones 404
+ * TRACK_NOT_READY, except to their owner (the signed-in artist of `tracks.artist_id`), who may
+ * play them in any state. One statement: the session check of a signed-in caller rides with it.
+ */
+export async function assertStreamable(
+  ctx: Pick<RequestDeps, "db" | "viewer">,
+  trackId: string,
+): Promise<Audience> {
+  const [track] = await ctx.db
+    .select({ status: tracks.processingStatus, artistId: tracks.artistId })
     .from(tracks)
     .where(eq(tracks.id, trackId));
   if (!track) throw new NotFoundError("No such track.");
-  if (track.status !== "READY") throw new TrackNotReadyError(track.status);
+  if (track.status === "READY") return "everyone";
+  const { viewer } = ctx;
+  if (viewer?.kind === "artist" && viewer.id === track.artistId) return "owner";
+  throw new TrackNotReadyError(track.status);
+}
+
+/**
+ * One file of a track (`key` under `tracks/<id>/`) to whoever may get it: see assertStreamable.
+ * The owner's answer about an unfinished track is private: no cache keeps it (`no-store`).
+ */
+export async function serveTrackFile(
+  ctx: Pick<RequestDeps, "db" | "viewer" | "storage">,
+  trackId: string,
+  options: ServeOptions,
+): Promise<Response> {
+  const audience = await assertStreamable(ctx, trackId);
+  return await serveObject(ctx.storage, { ...options, private: audience === "owner" });
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -25,12 +52,22 @@ const CONTENT_TYPES: Record<string, string> = {
   m4s: "audio/mp4",
   mp4: "audio/mp4",
   opus: "audio/ogg; codecs=opus",
+  json: "application/json",
 };
+
+/** An answer for one caller: no cache may keep it, the edge's included (see edge-cache.ts). */
+const PRIVATE_ANSWER = "private, no-store";
 
 export interface ServeOptions {
   key: string;
   range: string | undefined;
   ifNoneMatch: string | undefined;
+  /** For one caller only (`Cache-Control: private, no-store`). */
+  private?: boolean;
+  /** The type to answer, whatever the object was stored with. */
+  contentType?: string;
+  /** The detail of the 404 when the object is missing. */
+  missing?: string;
 }
 
 /**
@@ -63,22 +100,35 @@ export async function serveObject(
   }
 }
 
+/**
+ * A Range request is one ranged read: the store resolves the range against the object's size and
+ * reports the bytes it read and the size (R2 in its answer, S3 in Content-Range). Only a range
+ * the store refuses, past the end, costs a second request: a HEAD for the size of the 416.
+ */
 async function readObject(storage: ObjectStorage, options: ServeOptions): Promise<Response> {
-  const extension = options.key.split(".").pop() ?? "";
-  let range: ReturnType<typeof parseRange> = null;
-  if (options.range) {
-    const head = await storage.head(options.key);
-    if (!head) throw new NotFoundError("This rendition does not exist.");
-    range = parseRange(options.range, head.size);
-    if (range === "unsatisfiable") throw new RangeNotSatisfiableError(head.size);
+  const range = parseRange(options.range);
+  if (range === "unsatisfiable") return await refuseRange(storage, options, undefined);
+  let object: Awaited<ReturnType<ObjectStorage["get"]>>;
+  try {
+    object = await storage.get(options.key, range ? { range } : {});
+  } catch (error) {
+    if (error instanceof UnsatisfiableRangeError) {
+      return await refuseRange(storage, options, error.size);
+    }
+    throw error;
   }
-  const object = await storage.get(options.key, range ? { range } : {});
-  if (!object) throw new NotFoundError("This rendition does not exist.");
+  if (!object) throw missing(options);
+  const extension = options.key.split(".").pop() ?? "";
   const headers = new Headers({
-    "content-type": object.contentType ?? CONTENT_TYPES[extension] ?? "application/octet-stream",
+    "content-type":
+      options.contentType ??
+      object.contentType ??
+      CONTENT_TYPES[extension] ??
+      "application/octet-stream",
     etag: object.etag,
     "accept-ranges": "bytes",
   });
+  if (options.private) headers.set("cache-control", PRIVATE_ANSWER);
   if (noneMatch(options.ifNoneMatch, object.etag)) {
     await object.body.cancel();
     return new Response(null, { status: 304, headers });
@@ -92,3 +142,18 @@ async function readObject(storage: ObjectStorage, options: ServeOptions): Promis
   headers.set("content-length", String(object.size));
   return new Response(object.body, { status: 200, headers });
 }
+
+/** 416 naming the object's size (RFC 9110): as the store said it, else from a HEAD. */
+async function refuseRange(
+  storage: ObjectStorage,
+  options: ServeOptions,
+  size: number | undefined,
+): Promise<never> {
+  if (size !== undefined) throw new RangeNotSatisfiableError(size);
+  const head = await storage.head(options.key);
+  if (!head) throw missing(options);
+  throw new RangeNotSatisfiableError(head.size);
+}
+
+const missing = (options: ServeOptions) =>
+  new NotFoundError(options.missing ?? "This rendition does not exist.");
