@@ -1,0 +1,204 @@
+// Live conversion status (GET /tracks/{id}/events, Server-Sent Events) held by many listeners at
+// once on the local stack: the real Worker (wrangler dev), Postgres behind the Neon bridge with
+// DEV_DB_RTT_MS of simulated distance (default 50), Redis. BENCH_LISTENERS listeners (default
+// 200) over BENCH_TRACKS tracks of one artist (default 20) connect at once; then, while they
+// are held, each track's state is published BENCH_ROUNDS times (default 5) over BENCH_HOLD_S
+// seconds (default 20) as the transcoder publishes it, then nothing for 16 s (a heartbeat is
+// due after 15 s of quiet), then READY.
+// Figures: time to the first event per listener; delay from publish to arrival per delivery;
+// database transactions during the hold (pg_stat_database: what polling would show); Redis
+// connections; workerd's memory; heartbeats seen; listeners ended at READY. Asserts nothing.
+import { type TrackState, trackStateCommands } from "../contracts/src/index.ts";
+import { connectRedis } from "../transcoder/src/service.ts";
+import { childProcesses } from "./support/proc-cpu.ts";
+import { memoryOf } from "./support/proc-mem.ts";
+import { connectPg } from "./support/seed-session.ts";
+import { lifecycle, loadLine, startMigratedInfra, startWorker } from "./support/seed-stack.ts";
+import { summarize } from "./support/stats.ts";
+
+const RTT = Number(process.env.DEV_DB_RTT_MS ?? 50);
+const LISTENERS = Number(process.env.BENCH_LISTENERS ?? 200);
+const TRACKS = Number(process.env.BENCH_TRACKS ?? 20);
+const HOLD_S = Number(process.env.BENCH_HOLD_S ?? 20);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+const line = (label: string, samples: number[]) => {
+  const s = summarize(samples);
+  console.log(`${label.padEnd(40)} n=${s.n} p50=${ms(s.p50)} p95=${ms(s.p95)} max=${ms(s.max)}`);
+};
+
+interface Listener {
+  firstEventMs?: number;
+  /** Arrival time of each event, by its progress (READY as 100). */
+  arrivals: Map<number, number>;
+  heartbeats: number;
+  ended: boolean;
+}
+
+const life = await lifecycle("events");
+try {
+  const infra = await startMigratedInfra(life, { dbRttMs: RTT });
+  const worker = await startWorker(life, infra);
+  const redis = connectRedis(infra.redisUrl, { blocking: false });
+  life.defer(async () => redis.disconnect());
+  const sql = await connectPg(infra.databaseUrl);
+  life.defer(() => sql.end());
+  console.log(
+    `db rtt ${RTT} ms · ${LISTENERS} listeners on ${TRACKS} tracks · ${loadLine("at start")}`,
+  );
+
+  // One artist, signed in, with TRACKS tracks converting.
+  const suffix = crypto.randomUUID().slice(0, 8);
+  const artist = { email: `sse-${suffix}@bench.test`, password: `pw-${crypto.randomUUID()}` };
+  const register = await fetch(`${worker.url}/api/v1/artists/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "cf-connecting-ip": "10.9.0.2" },
+    body: JSON.stringify({ username: `sse_${suffix}`, ...artist }),
+  });
+  if (register.status !== 201) throw new Error(`register: ${register.status}`);
+  const { id: artistId } = (await register.json()) as { id: string };
+  const cookie = (
+    register.headers.getSetCookie().find((c) => c.startsWith("access_token=")) ?? ""
+  ).split(";")[0];
+  const { rows } = await sql.query<{ id: string }>(
+    `insert into tracks (artist_id, title, processing_status, processing_attempts)
+     select $1, 'Live ' || n, 'PROCESSING', 1 from generate_series(1, $2) n returning id`,
+    [artistId, TRACKS],
+  );
+  const trackIds = rows.map((r) => r.id);
+
+  const workerd = await childProcesses(worker.pid, "workerd");
+  const rssBefore = (await memoryOf(workerd)).rssKb;
+  const redisClients = async () =>
+    Number(/connected_clients:(\d+)/.exec(await redis.info("clients"))?.[1] ?? 0);
+  const clientsBefore = await redisClients();
+
+  // Connect everyone at once.
+  const listeners: Listener[] = [];
+  const decoder = new TextDecoder();
+  const started = performance.now();
+  const done = Array.from({ length: LISTENERS }, async (_, i) => {
+    const listener: Listener = { arrivals: new Map(), heartbeats: 0, ended: false };
+    listeners.push(listener);
+    const response = await fetch(`${worker.url}/api/v1/tracks/${trackIds[i % TRACKS]}/events`, {
+      headers: { cookie: cookie ?? "" },
+    });
+    if (response.status !== 200 || !response.body) throw new Error(`listen: ${response.status}`);
+    let buffer = "";
+    for await (const chunk of response.body) {
+      const now = performance.now();
+      buffer += decoder.decode(chunk, { stream: true });
+      let end = buffer.indexOf("\n\n");
+      while (end >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        end = buffer.indexOf("\n\n");
+        if (block.startsWith(":")) {
+          listener.heartbeats++;
+          continue;
+        }
+        const data = block.split("\n").find((l) => l.startsWith("data: "));
+        const state = JSON.parse(data?.slice(6) ?? "{}") as TrackState;
+        listener.firstEventMs ??= now - started;
+        listener.arrivals.set(state.processingProgress, now);
+      }
+    }
+    listener.ended = true;
+  });
+  const connected = async () => {
+    while (listeners.filter((l) => l.firstEventMs !== undefined).length < LISTENERS) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  await Promise.race([connected(), Promise.all(done)]);
+  console.log(
+    `all ${LISTENERS} listeners had their first event after ${ms(performance.now() - started)}`,
+  );
+  line(
+    "time to the first event",
+    listeners.map((l) => l.firstEventMs ?? 0),
+  );
+
+  // Hold: rounds of progress spread over the hold, then a quiet spell longer than the heartbeat.
+  // Database transactions are counted from after the connections to after the quiet spell.
+  // Backends report their counts when idle, within PGSTAT_IDLE_INTERVAL (10 s): wait that out.
+  const settleStats = () => new Promise((r) => setTimeout(r, 11_000));
+  const transactions = async () => {
+    const { rows: stat } = await sql.query<{ n: string }>(
+      "select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()",
+    );
+    return Number(stat[0]?.n ?? 0);
+  };
+  await settleStats();
+  const xactBefore = await transactions();
+  const clientsHeld = await redisClients();
+  const rssHeld = (await memoryOf(workerd)).rssKb;
+  const published = new Map<number, number>();
+  for (let round = 1; round <= ROUNDS; round++) {
+    await new Promise((r) => setTimeout(r, (HOLD_S * 1000) / (ROUNDS + 1)));
+    const progress = round * 10;
+    published.set(progress, performance.now());
+    const batch = redis.pipeline();
+    for (const trackId of trackIds) {
+      for (const command of trackStateCommands(trackId, {
+        processingStatus: "PROCESSING",
+        processingProgress: progress,
+        processingError: null,
+        processingAttempts: 1,
+      })) {
+        batch.call(command[0] ?? "", ...command.slice(1));
+      }
+    }
+    await batch.exec();
+  }
+  const quietS = 16;
+  await new Promise((r) => setTimeout(r, quietS * 1000));
+  await settleStats();
+  const xactAfter = await transactions();
+  const rssPeak = (await memoryOf(workerd)).rssKb;
+
+  // The end: READY for every track; every stream should end.
+  published.set(100, performance.now());
+  const end = redis.pipeline();
+  for (const trackId of trackIds) {
+    for (const command of trackStateCommands(trackId, {
+      processingStatus: "READY",
+      processingProgress: 100,
+      processingError: null,
+      processingAttempts: 1,
+    })) {
+      end.call(command[0] ?? "", ...command.slice(1));
+    }
+  }
+  await end.exec();
+  await Promise.race([Promise.all(done), new Promise((r) => setTimeout(r, 10_000))]);
+
+  const delays: number[] = [];
+  let missing = 0;
+  for (const listener of listeners) {
+    for (const [progress, at] of published) {
+      const arrived = listener.arrivals.get(progress);
+      if (arrived === undefined) missing++;
+      else delays.push(arrived - at);
+    }
+  }
+  line("publish → arrival, every delivery", delays);
+  console.log(`deliveries missing: ${missing} of ${LISTENERS * published.size}`);
+  console.log(
+    `database transactions while ${LISTENERS} listeners were held ${HOLD_S + quietS + 11} s (${ROUNDS} rounds × ${TRACKS} tracks published, then ${quietS} s of quiet): ${xactAfter - xactBefore - 1} (the count's own query excluded)`,
+  );
+  console.log(
+    `Redis connections: ${clientsBefore} before, ${clientsHeld} while held, ${await redisClients()} after the end`,
+  );
+  console.log(
+    `workerd RSS: ${(rssBefore / 1024).toFixed(0)} MiB before, ${(rssHeld / 1024).toFixed(0)} MiB with ${LISTENERS} listeners, ${(rssPeak / 1024).toFixed(0)} MiB after the rounds`,
+  );
+  const heartbeats = listeners.map((l) => l.heartbeats);
+  console.log(
+    `heartbeats per listener: min ${Math.min(...heartbeats)}, max ${Math.max(...heartbeats)} · streams ended at READY: ${listeners.filter((l) => l.ended).length} of ${LISTENERS}`,
+  );
+  console.log(loadLine("at the end"));
+} finally {
+  await life.stopAll();
+}
