@@ -14,6 +14,7 @@ import {
   rewriteInitUri,
 } from "./hls/media.ts";
 import { log } from "./log.ts";
+import { waveformFiles, writeWaveform } from "./waveform.ts";
 
 export interface ConvertInput {
   source: string;
@@ -31,7 +32,8 @@ export interface ConvertInput {
 const HLS_WEIGHT = 0.75;
 
 /**
- * The two ffmpeg runs in parallel: the AAC HLS ladder, and the Opus files with the loudness scan.
+ * The two ffmpeg runs in parallel: the AAC HLS ladder, and the Opus files with the loudness scan
+ * and the waveform's PCM (`waveformFiles(outDir).pcm`, read by finishOutputs).
  * ffmpeg 5.1 encodes one output after another on one core, so on two cores the Opus run hides
  * behind the HLS run. Either failing stops the other.
  */
@@ -61,7 +63,7 @@ export async function convert(input: ConvertInput): Promise<Loudness> {
   const hls = hlsArgs({ source, outDir, rungs, duration });
   const [, opusStderr] = await Promise.all([
     run(hls.args, "hls", hls.cwd),
-    run(opusArgs({ source, outDir, rungs, duration }), "opus"),
+    run(opusArgs({ source, outDir, rungs, duration, waveform: waveformFiles(outDir).pcm }), "opus"),
   ]);
   const parsed = parseLoudness(opusStderr);
   if (!parsed) log.warn("no loudness summary in ffmpeg's output");
@@ -76,7 +78,8 @@ export interface Rendition {
 /**
  * Reads back what ffmpeg wrote, fixes the init URIs and target durations, checks the outputs
  * against the source (UnrecoverableError when they fall short) and writes the master playlist
- * from measured sizes, with the playback gain from the loudness scan.
+ * from measured sizes, with the playback gain from the loudness scan, and the waveform's JSON
+ * (`waveformFiles(outDir).json`).
  */
 export async function finishOutputs(input: {
   outDir: string;
@@ -96,12 +99,16 @@ export async function finishOutputs(input: {
       return { rung, playlist: parseMediaPlaylist(text) };
     }),
   );
-  const opus = await Promise.all(
-    rungs.map(async (rung) => ({
-      rung,
-      duration: await outputDuration(`${outDir}/audio/${rung}k.opus`, input),
-    })),
-  );
+  // The waveform is read while ffprobe measures the Opus files: its JSON is not needed before.
+  const [opus] = await Promise.all([
+    Promise.all(
+      rungs.map(async (rung) => ({
+        rung,
+        duration: await outputDuration(`${outDir}/audio/${rung}k.opus`, input),
+      })),
+    ),
+    writeWaveform(outDir, duration),
+  ]);
   const problem = checkOutputs({ duration, renditions, opus });
   if (problem) throw new UnrecoverableError(problem);
 

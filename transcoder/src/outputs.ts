@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import { trackKeys } from "@edge-music/contracts";
 import type { TrackFileKind } from "@edge-music/db";
 import type { UploadItem } from "./storage.ts";
+import { waveformFiles } from "./waveform.ts";
 
 export interface OutputFile extends UploadItem {
   kind: TrackFileKind;
@@ -15,15 +16,22 @@ const PLAYLIST = "public, max-age=60";
 const MEDIA = "audio/mp4";
 const M3U8 = "application/vnd.apple.mpegurl";
 const OPUS = "audio/ogg; codecs=opus";
+const JSON_TYPE = "application/json";
 
 export interface OutputPlan {
   /** Segments, init segments and Opus files: nothing refers to them until a playlist does. */
   media: OutputFile[];
   playlists: OutputFile[];
   master: OutputFile;
+  /**
+   * The waveform's JSON: uploaded with the media, but no `track_files` row (the row's kind is a
+   * Postgres enum that has no value for it). It goes with the track's prefix like the rest.
+   */
+  waveform: UploadItem;
 }
 
 type Planned = Omit<OutputFile, "size">;
+type PlannedUpload = Omit<UploadItem, "size">;
 
 /**
  * Every object a conversion writes, where it comes from in the work folder and where it goes
@@ -33,7 +41,7 @@ export function planOutputs(
   trackId: string,
   outDir: string,
   renditions: ReadonlyArray<{ rung: number; segments: number }>,
-): { media: Planned[]; playlists: Planned[]; master: Planned } {
+): { media: Planned[]; playlists: Planned[]; master: Planned; waveform: PlannedUpload } {
   const keys = trackKeys(trackId);
   const media: Planned[] = [];
   const playlists: Planned[] = [];
@@ -75,12 +83,18 @@ export function planOutputs(
     contentType: M3U8,
     cacheControl: PLAYLIST,
   };
-  return { media, playlists, master };
+  const waveform: PlannedUpload = {
+    key: keys.waveform,
+    path: waveformFiles(outDir).json,
+    contentType: JSON_TYPE,
+    cacheControl: IMMUTABLE,
+  };
+  return { media, playlists, master, waveform };
 }
 
 /** Adds each file's size (which must exist: a missing one is a bug, not bad input). */
 export async function measureOutputs(plan: ReturnType<typeof planOutputs>): Promise<OutputPlan> {
-  const sized = async (file: Planned): Promise<OutputFile> => ({
+  const sized = async <T extends PlannedUpload>(file: T): Promise<T & { size: number }> => ({
     ...file,
     size: (await stat(file.path)).size,
   });
@@ -88,5 +102,6 @@ export async function measureOutputs(plan: ReturnType<typeof planOutputs>): Prom
     media: await Promise.all(plan.media.map(sized)),
     playlists: await Promise.all(plan.playlists.map(sized)),
     master: await sized(plan.master),
+    waveform: await sized(plan.waveform),
   };
 }

@@ -8,7 +8,7 @@ import { measureOutputs, type OutputFile, type OutputPlan, planOutputs } from ".
 import { probeSource } from "./probe.ts";
 import type { ProgressReporter } from "./progress-reporter.ts";
 import { selectRungs } from "./rungs.ts";
-import { eachLimit, type Storage } from "./storage.ts";
+import { eachLimit, type Storage, type UploadItem } from "./storage.ts";
 import type { TrackStore } from "./track-store.ts";
 
 export interface PipelineContext {
@@ -82,7 +82,7 @@ export async function convertTrack(
 
     await ctx.progress.settle();
     if (!(await ctx.store.complete(trackId, { duration, loudness, files }))) {
-      await removeOrphans(ctx, trackId, files);
+      await removeOrphans(ctx, trackId, [...files.map((f) => f.key), plan.waveform.key]);
       return { status: "skipped", reason: "the track was deleted during conversion" };
     }
     clock.lap("commit");
@@ -116,26 +116,29 @@ function phaseClock() {
 }
 
 /**
- * Uploads in dependency order: media first, then the playlists naming them, the master last, so
- * a reader never follows a link to an object that is not there yet.
+ * Uploads in dependency order: media (and the waveform) first, then the playlists naming them,
+ * the master last, so a reader never follows a link to an object that is not there yet. Returns
+ * the files that get a row (every one but the waveform).
  */
 async function publish(plan: OutputPlan, ctx: PipelineContext): Promise<OutputFile[]> {
   const files = [...plan.media, ...plan.playlists, plan.master];
+  const groups: UploadItem[][] = [[...plan.media, plan.waveform], plan.playlists, [plan.master]];
+  const total = files.length + 1;
   let uploaded = 0;
-  for (const group of [plan.media, plan.playlists, [plan.master]]) {
+  for (const group of groups) {
     await eachLimit(group, ctx.uploadConcurrency, async (file) => {
       await ctx.storage.upload(file, ctx.signal);
       uploaded++;
-      ctx.progress.report(CONVERTED + ((UPLOADED - CONVERTED) * uploaded) / files.length);
+      ctx.progress.report(CONVERTED + ((UPLOADED - CONVERTED) * uploaded) / total);
     });
   }
   return files;
 }
 
 /** The track was deleted while converting: its objects went before ours landed. */
-async function removeOrphans(ctx: PipelineContext, trackId: string, files: OutputFile[]) {
+async function removeOrphans(ctx: PipelineContext, trackId: string, keys: string[]) {
   await ctx.storage
-    .deleteMany(files.map((f) => f.key))
+    .deleteMany(keys)
     .catch((error: unknown) =>
       log.error("orphaned outputs not removed", { trackId, error: (error as Error).message }),
     );

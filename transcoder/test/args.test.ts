@@ -140,6 +140,17 @@ describe("opusArgs", () => {
       ...["-f", "null", "-"],
     ]);
   });
+
+  it("with a waveform file, its 8 kHz mono s16 PCM as one more output, before the scan", () => {
+    const args = opusArgs({ ...base, rungs: [128], waveform: "/w/out/waveform.pcm" });
+    const scan = args.lastIndexOf("-map");
+    expect(args.slice(args.indexOf("/w/out/audio/128k.opus") + 1, scan)).toEqual([
+      ...["-map", "0:a:0", "-c:a", "pcm_s16le", "-ar", "8000", "-ac", "1"],
+      ...["-rematrix_maxval", "1", "-f", "s16le", "/w/out/waveform.pcm"],
+    ]);
+    const plain = opusArgs({ ...base, rungs: [128] });
+    expect(args.slice(scan)).toEqual(plain.slice(plain.lastIndexOf("-map")));
+  });
 });
 
 describe("ffprobe argv", () => {

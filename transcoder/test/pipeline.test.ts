@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { trackKeys } from "@edge-music/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness } from "./support/harness.ts";
-import { expectOutputs, getText, head, playFromStorage } from "./support/outputs.ts";
-import { makeAudio, tempDir } from "./support/sources.ts";
+import { expectOutputs, getText, getWaveform, head, playFromStorage } from "./support/outputs.ts";
+import { makeAudio, makeFromFilter, tempDir } from "./support/sources.ts";
 
 const SECONDS = 12;
 
@@ -107,6 +107,7 @@ describe("stored objects", () => {
       [keys.init(128), "audio/mp4", "public, max-age=31536000, immutable"],
       [keys.segment(128, 0), "audio/mp4", "public, max-age=31536000, immutable"],
       [keys.opus(128), "audio/ogg; codecs=opus", "public, max-age=31536000, immutable"],
+      [keys.waveform, "application/json", "public, max-age=31536000, immutable"],
     ] as const;
     for (const [key, contentType, cacheControl] of expected) {
       const object = await head(h, key);
@@ -117,5 +118,30 @@ describe("stored objects", () => {
     expect(rows.find((r) => r.storageKey === keys.opus(128))?.contentType).toBe(
       "audio/ogg; codecs=opus",
     );
+  }, 90_000);
+});
+
+describe("waveform", () => {
+  it("of a tone at −6 dBFS, then −12 dBFS: peak 0.5, the second half's peaks at half the first's", async (context) => {
+    // The same tone in both channels: the mono mix keeps its level.
+    const level = "if(lt(t,6),0.5,0.25)*sin(2*PI*440*t)";
+    const file = join(dir.path, "tone.flac");
+    const filter = `aevalsrc=exprs='${level}|${level}':c=stereo:s=44100:d=12`;
+    await makeFromFilter(file, filter, ["-c:a", "flac"]);
+    const { enqueue, settle } = await h.startQueue(context);
+    const track = await h.makeTrack(file);
+    await enqueue(track);
+    const row = await settle(track);
+    expect(row.processingStatus).toBe("READY");
+
+    const waveform = await getWaveform(h, track.trackId);
+    expect(waveform.version).toBe(1);
+    expect(waveform.duration).toBe(row.duration);
+    expect(Math.abs(waveform.peak - 0.5)).toBeLessThan(0.01);
+    // Away from the step (slices of 6 ms; the resampler rings around it).
+    const first = waveform.peaks.slice(50, 950);
+    const second = waveform.peaks.slice(1_050, 1_950);
+    for (const p of first) expect(p).toBeGreaterThan(0.97);
+    for (const p of second) expect(Math.abs(p - 0.5)).toBeLessThan(0.02);
   }, 90_000);
 });

@@ -92,15 +92,43 @@ export interface OpusArgsInput {
   outDir: string;
   rungs: readonly number[];
   duration: number;
+  /** Where to write the waveform's PCM (waveformOutput); none without it. */
+  waveform?: string;
+}
+
+/** The sample rate of the waveform's PCM: plenty for 2000 peaks, and cheap to make and read. */
+export const WAVEFORM_RATE = 8_000;
+
+/**
+ * The waveform's samples: the source mixed to mono (every channel, scaled so that no sum can pass
+ * full scale, as in DOWNMIX), resampled to WAVEFORM_RATE, raw s16le in a file, so that a long
+ * track costs disk, not memory. One more output of a decode made anyway: one cheap resampler.
+ */
+export function waveformOutput(file: string): string[] {
+  return [
+    "-map",
+    "0:a:0",
+    "-c:a",
+    "pcm_s16le",
+    "-ar",
+    String(WAVEFORM_RATE),
+    "-ac",
+    "1",
+    ...DOWNMIX,
+    "-f",
+    "s16le",
+    file,
+  ];
 }
 
 /**
  * The progressive Opus files, plus the EBU R128 scan as an extra `-f null` output of the same
  * decode. The scan measures the stereo downmix every output carries, not the source's channels:
  * the gain derived from it is applied to what players decode. Runs at info level: the scan's
- * summary is an info message on stderr (the per-frame lines are pushed down to verbose).
+ * summary is an info message on stderr (the per-frame lines are pushed down to verbose). With
+ * `waveform`, the waveform's PCM is one more output, before the scan (which stays the last).
  */
-export function opusArgs({ source, outDir, rungs, duration }: OpusArgsInput): string[] {
+export function opusArgs({ source, outDir, rungs, duration, waveform }: OpusArgsInput): string[] {
   const outputs = rungs.flatMap((rate) => [
     "-map",
     "0:a:0",
@@ -127,6 +155,7 @@ export function opusArgs({ source, outDir, rungs, duration }: OpusArgsInput): st
     "-i",
     source,
     ...outputs,
+    ...(waveform === undefined ? [] : waveformOutput(waveform)),
     "-map",
     "0:a:0",
     ...DOWNMIX,

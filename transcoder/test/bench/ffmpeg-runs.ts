@@ -1,6 +1,6 @@
 // The ffmpeg-only figures of bench/transcode.bench.ts, built from the argv builders the job uses,
-// so (a) is exactly our HLS command and (b) differs from our job only in how the outputs are
-// split between processes.
+// so (a) is exactly our HLS command, (b) differs from our job only in how the outputs are split
+// between processes, and (d)/(e) are exactly our Opus command without and with the waveform.
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { hlsArgs, opusArgs } from "../../src/ffmpeg/args.ts";
@@ -58,8 +58,9 @@ export function bareHls(workRoot: string, source: BenchSource): Promise<number> 
 
 /**
  * (b) One ffmpeg process per output, one after another: each HLS rendition alone (hlsArgs with
- * one rung), each Opus file alone (opusArgs with one rung, its loudness output cut off), then the
- * loudness scan alone (opusArgs with no rung). Milliseconds.
+ * one rung), each Opus file alone (opusArgs with one rung, its loudness output cut off), the
+ * waveform's PCM alone (likewise), then the loudness scan alone (opusArgs with no rung).
+ * Milliseconds.
  */
 export function naivePipeline(workRoot: string, source: BenchSource): Promise<number> {
   return timed(workRoot, source, async (outDir) => {
@@ -74,7 +75,25 @@ export function naivePipeline(workRoot: string, source: BenchSource): Promise<nu
       const scanStart = args.lastIndexOf("-map");
       await runFfmpeg(args.slice(0, scanStart), { timeoutMs: TIMEOUT_MS });
     }
+    const waveform = opusArgs({ ...base, rungs: [], waveform: join(outDir, "waveform.pcm") });
+    await runFfmpeg(waveform.slice(0, waveform.lastIndexOf("-map")), { timeoutMs: TIMEOUT_MS });
     await runFfmpeg(opusArgs({ ...base, rungs: [] }), { timeoutMs: TIMEOUT_MS });
+  });
+}
+
+/**
+ * (d)/(e) The job's Opus run (opusArgs: every Opus file and the loudness scan), without or with
+ * the waveform's PCM output: what the waveform adds to the conversion. Milliseconds.
+ */
+export function opusRun(
+  workRoot: string,
+  source: BenchSource,
+  withWaveform: boolean,
+): Promise<number> {
+  return timed(workRoot, source, async (outDir) => {
+    const waveform = withWaveform ? join(outDir, "waveform.pcm") : undefined;
+    const args = opusArgs({ source: source.path, outDir, ...pick(source), waveform });
+    await runFfmpeg(args, { timeoutMs: TIMEOUT_MS });
   });
 }
 

@@ -3,13 +3,16 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { GetObjectCommand, HeadObjectCommand } from "@aws-sdk/client-s3";
-import { trackKeys } from "@edge-music/contracts";
+import { trackKeys, WAVEFORM_POINTS, Waveform } from "@edge-music/contracts";
 import { expect } from "vitest";
 import type { Harness } from "./harness.ts";
 
 const exec = promisify(execFile);
 
-/** The objects a READY track must have in storage, and only those, keyed as the contract says. */
+/**
+ * The objects a READY track must have in storage, and only those, keyed as the contract says: one
+ * `track_files` row each, except the waveform (its kind is not in the database's enum).
+ */
 export async function expectOutputs(h: Harness, trackId: string, rungs: number[]) {
   const keys = trackKeys(trackId);
   const objects = await h.listObjects(keys.prefix);
@@ -17,7 +20,7 @@ export async function expectOutputs(h: Harness, trackId: string, rungs: number[]
     objects.filter((o) => o.key.startsWith(`${keys.prefix}hls/${rung}/segment_`)).length;
   const segments = segmentsOf(rungs[0] ?? 0);
   expect(segments).toBeGreaterThan(0);
-  const expected = [keys.master];
+  const expected = [keys.master, keys.waveform];
   for (const rung of rungs) {
     // Aligned renditions: the same number of segments in each.
     expect(segmentsOf(rung)).toBe(segments);
@@ -27,18 +30,29 @@ export async function expectOutputs(h: Harness, trackId: string, rungs: number[]
   expect(objects.map((o) => o.key)).toEqual(expected.sort((a, b) => a.localeCompare(b)));
   for (const o of objects) expect(o.size, o.key).toBeGreaterThan(0);
 
-  // One row per object, with its size, kind and bitrate.
+  // One row per object but the waveform, with its size, kind and bitrate.
   const rows = await h.fileRows(trackId);
   const byKey = new Map(rows.map((r) => [r.storageKey, r]));
-  expect(rows).toHaveLength(objects.length);
+  expect(rows).toHaveLength(objects.length - 1);
+  expect(byKey.has(keys.waveform)).toBe(false);
   for (const o of objects) {
+    if (o.key === keys.waveform) continue;
     const row = byKey.get(o.key);
     expect(row, o.key).toBeDefined();
     expect(row?.sizeBytes, o.key).toBe(o.size);
     expect(row?.kind, o.key).toBe(kindOf(o.key));
     expect(row?.bitrate, o.key).toBe(o.key === keys.master ? null : rungOf(o.key));
   }
-  return { objects, rows, segments };
+  const waveform = await getWaveform(h, trackId);
+  return { objects, rows, segments, waveform };
+}
+
+/** The stored waveform, checked against the contract: WAVEFORM_POINTS peaks. */
+export async function getWaveform(h: Harness, trackId: string): Promise<Waveform> {
+  const waveform = Waveform.parse(JSON.parse(await getText(h, trackKeys(trackId).waveform)));
+  expect(waveform.points).toBe(WAVEFORM_POINTS);
+  expect(waveform.peaks).toHaveLength(WAVEFORM_POINTS);
+  return waveform;
 }
 
 function kindOf(key: string) {
