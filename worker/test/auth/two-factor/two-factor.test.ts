@@ -162,7 +162,11 @@ describe.each(KINDS)("%s two-factor authentication", (kind) => {
     const verifies = await Promise.all(
       [0, 1].map(() => account.client.post(`${path}/2fa/verify`, { code })),
     );
-    expect(verifies.map((r) => r.status).sort()).toEqual([200, 401]);
+    // The other: 401 if it overlapped the winner (the code is spent), 409 if it came after it
+    // (nothing is pending any more): under load the two are not always concurrent.
+    const statuses = verifies.map((r) => r.status).sort();
+    expect(statuses[0]).toBe(200);
+    expect([401, 409]).toContain(statuses[1]);
     const won = verifies.find((r) => r.status === 200) as Response;
     const { recoveryCodes } = (await won.json()) as { recoveryCodes: string[] };
 
