@@ -8,7 +8,8 @@ import { listObjects, type StoredObject, storageClient } from "./storage.ts";
  * - no track is PROCESSING;
  * - a READY track has exactly the objects the contract lays out for its rungs (master, and per
  *   rung a playlist, an init segment, the same number of segments, an Opus file), each with one
- *   track_files row of the right kind and size, and its source is gone;
+ *   track_files row of the right kind and size, and its waveform (an object without a row, ADR
+ *   0018); its source is gone;
  * - a FAILED track says why, has no file rows, and keeps only its source (for a retry) and
  *   objects of the contract's layout (outputs of an attempt that failed while publishing);
  * - no object under `tracks/` belongs to a track that does not exist.
@@ -88,7 +89,11 @@ function checkReady(track: Track, rows: TrackFile[], objects: StoredObject[]): s
       problems.push(`${row.storageKey}: ${size} bytes stored, ${row.sizeBytes} recorded`);
     }
   }
-  const unrecorded = objects.filter((o) => !rowKeys.includes(o.key)).map((o) => o.key);
+  const waveform = trackKeys(track.id).waveform;
+  if (!stored.has(waveform)) problems.push(`READY but ${waveform} is missing from storage`);
+  const unrecorded = objects
+    .filter((o) => !rowKeys.includes(o.key) && o.key !== waveform)
+    .map((o) => o.key);
   if (unrecorded.length > 0) problems.push(`objects without a row: ${unrecorded}`);
   return problems;
 }
@@ -126,7 +131,7 @@ function expectedLayout(trackId: string, rows: TrackFile[]): Map<string, string>
 /** Whether `key` is one of the output keys the contract can give a track, for any rung. */
 function isLayoutKey(trackId: string, key: string): boolean {
   const keys = trackKeys(trackId);
-  if (key === keys.master) return true;
+  if (key === keys.master || key === keys.waveform) return true;
   return VARIANT_BITRATES.some((rung) => {
     const segment = keys.segment(rung, 0).replace(/00000\.m4s$/, "");
     return (
