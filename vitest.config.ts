@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     globalSetup: ["./stack/src/vitest-global-setup.ts"],
     projects: [
+      "client",
       "contracts",
       "db",
       "e2e",

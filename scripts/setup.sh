@@ -89,3 +89,5 @@ ensure_node
 ensure_pnpm
 ensure_system_binaries
 [ "${SETUP_SKIP_INSTALL:-}" = 1 ] || ensure_dependencies
+# The Worker's static assets (wrangler.toml [assets]): wrangler and the tests need the folder.
+[ "${SETUP_SKIP_INSTALL:-}" = 1 ] || (cd "$root" && node --import tsx scripts/build-assets.ts)

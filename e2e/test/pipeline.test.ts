@@ -1,9 +1,10 @@
 // End to end through the local stack: an artist uploads through the real Worker (wrangler,
 // S3 storage), the real transcoder converts from the real queue, and real HLS clients play the
 // result over HTTP: ffmpeg, and hls.js in headless Chromium on another origin.
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createClient, type UploadProgress, unwrap } from "@edge-music/client";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type OwnTrack, registerArtist, uploadTrack, waitUntilReady } from "./support/api.ts";
@@ -21,10 +22,11 @@ let work: string;
 let sourceDuration: number;
 let ready: OwnTrack | undefined;
 
-const masterUrl = () => {
+const readyId = () => {
   if (!ready) throw new Error("no converted track: the upload test failed");
-  return `${stack.apiUrl}/api/v1/tracks/stream/${ready.id}/hls/master.m3u8`;
+  return ready.id;
 };
+const masterUrl = () => `${stack.apiUrl}/api/v1/tracks/stream/${readyId()}/hls/master.m3u8`;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "edge-music-e2e-source-"));
@@ -41,9 +43,15 @@ afterAll(async () => {
 describe("an upload, end to end", () => {
   test("is accepted, converted with rising progress, and READY", async () => {
     const artist = await registerArtist(stack.apiUrl);
-    const upload = await uploadTrack(stack.apiUrl, artist, join(work, "tone.mp3"), "E2E tone");
+    const source = join(work, "tone.mp3");
+    const sent: UploadProgress[] = [];
+    const upload = await uploadTrack(stack.apiUrl, artist, source, "E2E tone", (p) => sent.push(p));
     expect(upload.status).toBe(202);
     expect(upload.track.processingStatus).toBe("PROCESSING");
+    // The client's upload progress: rising, up to the whole file.
+    expect(sent.map((p) => p.loaded)).toEqual([...sent.map((p) => p.loaded)].sort((a, b) => a - b));
+    const { size } = await stat(source);
+    expect(sent.at(-1)).toEqual({ loaded: size, total: size });
 
     const { track, progress } = await waitUntilReady(
       stack.apiUrl,
@@ -64,9 +72,14 @@ describe("an upload, end to end", () => {
   });
 
   test("has a master playlist with one measured variant per rung and aligned renditions", async () => {
-    const response = await fetch(masterUrl());
-    expect(response.status).toBe(200);
-    const variants = parseMaster(await response.text());
+    // As a player: anonymous, no cookies.
+    const anonymous = createClient({ baseUrl: stack.apiUrl, kind: "user" });
+    const master = await anonymous.GET("/api/v1/tracks/stream/{id}/hls/master.m3u8", {
+      params: { path: { id: readyId() } },
+      parseAs: "text",
+    });
+    expect(master.response.status).toBe(200);
+    const variants = parseMaster(unwrap(master));
     expect(variants.map((v) => v.uri.split("/")[0])).toEqual(EXPECTED_RUNGS);
     for (const { attributes } of variants) {
       expect(Number(attributes.BANDWIDTH)).toBeGreaterThan(0);

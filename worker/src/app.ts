@@ -1,9 +1,8 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { Scalar } from "@scalar/hono-api-reference";
 import { etag } from "hono/etag";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "./app-env.ts";
-import { NotFoundError } from "./errors/app-error.ts";
+import { AppError, NotFoundError } from "./errors/app-error.ts";
 import { onError } from "./errors/on-error.ts";
 import { artistAccountRoutes, userAccountRoutes } from "./features/account/routes.ts";
 import { albumRoutes } from "./features/albums/routes.ts";
@@ -20,7 +19,7 @@ import { jsonBodyLimit } from "./middleware/body-limit.ts";
 import { edgeCacheRefetch } from "./middleware/edge-cache.ts";
 import { corsForAllowedOrigins, originCheck } from "./middleware/origin-check.ts";
 import { requestContext } from "./middleware/request-context.ts";
-import { openApiDocument } from "./openapi/document.ts";
+import { serveReference } from "./openapi/reference.ts";
 import { ACCOUNT_KINDS } from "./security/account-kinds.ts";
 import { validationHook } from "./validation/validator.ts";
 
@@ -47,7 +46,7 @@ export function createApp() {
   app.route(`${API_PREFIX}/health`, healthRoutes);
   app.route(`${API_PREFIX}/users/auth`, authRoutes(ACCOUNT_KINDS.user));
   app.route(`${API_PREFIX}/artists/auth`, authRoutes(ACCOUNT_KINDS.artist));
-  app.route(`${API_PREFIX}/users`, meRoutes(ACCOUNT_KINDS.user));
+  app.route(`${API_PREFIX}/users`, meRoutes(ACCOUNT_KINDS.user, "getMyUserAccount"));
   app.route(`${API_PREFIX}/users`, userAccountRoutes);
   app.route(`${API_PREFIX}/artists`, artistAccountRoutes);
   app.route(`${API_PREFIX}/artists`, artistRoutes);
@@ -59,19 +58,18 @@ export function createApp() {
   app.route(`${API_PREFIX}/uploads`, uploadRoutes);
   app.route("/static", staticRoutes);
 
-  app.openAPIRegistry.registerComponent("securitySchemes", "accessCookie", {
-    type: "apiKey",
-    in: "cookie",
-    name: "access_token",
-    description: "The session's access token, set by register, login and refresh.",
-  });
-  app.doc31(`${API_PREFIX}/openapi.json`, openApiDocument);
-  app.get(
-    `${API_PREFIX}/docs`,
-    Scalar({ url: `${API_PREFIX}/openapi.json`, pageTitle: "Edge Music API reference" }),
-  );
+  serveReference(app, API_PREFIX);
 
+  const allowedMethods = methodsByPath(app);
   app.notFound((c) => {
+    const allowed = allowedMethods(c.req.path);
+    if (allowed.length > 0 && !allowed.includes(c.req.method)) {
+      throw new AppError(
+        "METHOD_NOT_ALLOWED",
+        `${c.req.path} answers ${allowed.join(", ")}, not ${c.req.method}.`,
+        { headers: { allow: allowed.join(", ") } },
+      );
+    }
     throw new NotFoundError(`No route for ${c.req.method} ${c.req.path}.`);
   });
   app.onError(onError);
@@ -79,3 +77,34 @@ export function createApp() {
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/**
+ * The methods the router answers on a path (HEAD wherever GET), from its route table, read on
+ * the first unmatched request, when every route is registered: a known path asked with another
+ * method answers 405 with `Allow`, not 404.
+ */
+function methodsByPath(app: OpenAPIHono<AppEnv>): (path: string) => string[] {
+  let table: Array<{ method: string; pattern: RegExp }> | undefined;
+  return (path) => {
+    table ??= app.routes
+      .filter((route) => route.method !== "ALL")
+      .map((route) => ({ method: route.method, pattern: routePattern(route.path) }));
+    const methods = new Set(table.filter((r) => r.pattern.test(path)).map((r) => r.method));
+    if (methods.has("GET")) methods.add("HEAD");
+    return [...methods];
+  };
+}
+
+/** A Hono route path as a RegExp: `:name` one segment, `:name{re}` its own pattern, `*` anything. */
+function routePattern(path: string): RegExp {
+  const source = path
+    .split("/")
+    .map((segment) => {
+      if (segment === "*") return ".*";
+      const param = /^:[A-Za-z0-9_]+(?:\{(.+)\})?$/.exec(segment);
+      if (param) return param[1] ? `(?:${param[1]})` : "[^/]+";
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    })
+    .join("/");
+  return new RegExp(`^${source}$`);
+}

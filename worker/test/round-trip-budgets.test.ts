@@ -415,6 +415,8 @@ function artistRelation(what: "follow" | "like"): Record<string, Budget> {
 const BUDGETS: Record<string, Budget> = {
   "GET /api/v1/health/live": { trips: 0, prepare: async () => get("/api/v1/health/live") },
   "GET /api/v1/health/ready": { trips: 1, prepare: async () => get("/api/v1/health/ready") },
+  "GET /api/v1/openapi.json": { trips: 0, prepare: async () => get("/api/v1/openapi.json") },
+  "GET /api/v1/docs": { trips: 0, prepare: async () => get("/api/v1/docs") },
   ...authBudgets("user"),
   ...authBudgets("artist"),
   "GET /api/v1/users/me": { trips: 1, prepare: async () => get("/api/v1/users/me", await user()) },
@@ -616,7 +618,8 @@ const BUDGETS: Record<string, Budget> = {
     trips: 1,
     prepare: async () => {
       const id = await streamableTrack();
-      await bucket().put(trackKeys(id).waveform, '{"version":1}', {
+      const waveform = { version: 1, points: 2, duration: 1, peak: 0.5, peaks: [1, 0.5] };
+      await bucket().put(trackKeys(id).waveform, JSON.stringify(waveform), {
         httpMetadata: { contentType: "application/json" },
       });
       return get(`/api/v1/tracks/${id}/waveform`);

@@ -1,55 +1,65 @@
+// The API as a client application uses it: through the typed client, with a cookie jar standing
+// in for the browser's cookies (Node's fetch keeps none).
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
+import {
+  CookieJar,
+  createClient,
+  type EdgeMusicClient,
+  type OwnTrack,
+  type UploadProgress,
+} from "@edge-music/client";
 
-/** A signed-in client: the cookies the Worker set, sent back as a browser would. */
+export type { OwnTrack };
+
+/** A signed-in artist: the typed client, and the cookies the Worker set, as a browser sends them. */
 export interface Session {
-  cookie: string;
+  /** The Worker's origin the client talks to. */
+  apiUrl: string;
+  api: EdgeMusicClient;
+  /** The Cookie header of a request to the API now (after any refresh); for raw requests. */
+  readonly cookie: string;
 }
 
 export async function registerArtist(apiUrl: string): Promise<Session> {
+  const jar = new CookieJar();
+  const api = createClient({ baseUrl: apiUrl, kind: "artist", fetch: jar.fetch });
   const id = crypto.randomUUID().slice(0, 8);
-  const response = await fetch(`${apiUrl}/api/v1/artists/auth/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
+  const { error, response } = await api.POST("/api/v1/artists/auth/register", {
+    body: {
       username: `e2e_${id}`,
       email: `e2e-${id}@example.test`,
       password: `e2e-password-${crypto.randomUUID()}`,
-    }),
+    },
   });
-  await expectStatus(response, 201, "register");
-  const cookie = response.headers
-    .getSetCookie()
-    .map((header) => header.split(";")[0])
-    .join("; ");
-  if (!cookie.includes("access_token=")) throw new Error("register set no access_token cookie");
-  return { cookie };
+  expectStatus(response, 201, "register", error);
+  if (!jar.get("access_token")) throw new Error("register set no access_token cookie");
+  return {
+    apiUrl,
+    api,
+    get cookie() {
+      return jar.header(`${apiUrl}/api/v1/tracks`);
+    },
+  };
 }
 
-export interface OwnTrack {
-  id: string;
-  duration: number | null;
-  processingStatus: "PROCESSING" | "READY" | "FAILED";
-  processingProgress: number;
-  processingError: string | null;
-}
-
+/** The form upload (POST /tracks) of a file on disk: 202 with the track, else it throws. */
 export async function uploadTrack(
   apiUrl: string,
   session: Session,
   path: string,
   title: string,
+  onProgress?: (progress: UploadProgress) => void,
 ): Promise<{ status: number; track: OwnTrack }> {
-  const form = new FormData();
-  form.set("title", title);
-  form.set("file", new Blob([await readFile(path)], { type: "audio/mpeg" }), basename(path));
-  const response = await fetch(`${apiUrl}/api/v1/tracks`, {
-    method: "POST",
-    headers: { cookie: session.cookie },
-    body: form,
+  checkBase(apiUrl, session);
+  const file = new File([await readFile(path)], basename(path), { type: "audio/mpeg" });
+  // The client throws a ProblemError for anything but 202.
+  const track = await session.api.uploadTrack({
+    file,
+    title,
+    ...(onProgress ? { onProgress } : {}),
   });
-  await expectStatus(response, 202, "upload");
-  return { status: response.status, track: (await response.json()) as OwnTrack };
+  return { status: 202, track };
 }
 
 /**
@@ -62,14 +72,17 @@ export async function waitUntilReady(
   trackId: string,
   timeoutMs: number,
 ): Promise<{ track: OwnTrack; progress: number[] }> {
+  checkBase(apiUrl, session);
   const progress: number[] = [];
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const response = await fetch(`${apiUrl}/api/v1/tracks/${trackId}`, {
-      headers: { cookie: session.cookie },
+    const { data, error, response } = await session.api.GET("/api/v1/tracks/{id}", {
+      params: { path: { id: trackId } },
     });
-    await expectStatus(response, 200, `GET /tracks/${trackId}`);
-    const track = (await response.json()) as OwnTrack;
+    expectStatus(response, 200, `GET /tracks/${trackId}`, error);
+    // The owner always gets the OwnTrack view, whatever the state.
+    if (!data || !("processingStatus" in data)) throw new Error("the owner got the public view");
+    const track = data;
     progress.push(track.processingProgress);
     if (track.processingStatus === "READY") return { track, progress };
     if (track.processingStatus === "FAILED") {
@@ -84,8 +97,15 @@ export async function waitUntilReady(
   }
 }
 
-async function expectStatus(response: Response, status: number, what: string): Promise<void> {
+/** A session's client talks to the Worker it signed in to: another one is a mistake in the test. */
+function checkBase(apiUrl: string, session: Session): void {
+  if (apiUrl !== session.apiUrl) {
+    throw new Error(`the session is on ${session.apiUrl}, not ${apiUrl}`);
+  }
+}
+
+function expectStatus(response: Response, status: number, what: string, error: unknown): void {
   if (response.status === status) return;
-  const body = await response.text().catch(() => "");
-  throw new Error(`${what}: expected ${status}, got ${response.status}: ${body.slice(0, 500)}`);
+  const body = JSON.stringify(error ?? "").slice(0, 500);
+  throw new Error(`${what}: expected ${status}, got ${response.status}: ${body}`);
 }

@@ -2,6 +2,7 @@ import type { Context, ExecutionContext, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { hasAccessCookie } from "../security/cookies.ts";
+import { publicRoute } from "../security/guard.ts";
 
 /**
  * How long the edge (the Workers cache of one data centre) keeps a public answer. The Cache API
@@ -115,9 +116,9 @@ export function edgeCached(
   policy: EdgePolicy | ((c: Context<AppEnv>) => EdgePolicy),
   description: string,
   guard: {
-    security?: Array<Record<string, string[]>>;
+    security: Array<Record<string, string[]>>;
     middleware?: MiddlewareHandler<AppEnv>[];
-  } = {},
+  } = publicRoute(),
 ) {
   const policies = typeof policy === "function" ? [] : [policy];
   return {

@@ -6,15 +6,17 @@ export const openApiDocument = {
   info: {
     title: "Edge Music API",
     version,
+    license: { name: "MIT", identifier: "MIT" },
     description: [
       "The back end of a music streaming service: accounts for listeners (users) and uploaders (artists), playlists, listening history, follows and likes, search, uploads converted to Opus and adaptive HLS.",
       "",
       "**Conventions**",
       "- Every path starts with `/api/v1`. JSON in and out, except uploads (multipart) and HLS media.",
       "- Ids are UUIDs; timestamps are ISO 8601 in UTC.",
-      "- Errors are RFC 9457 problem documents (`application/problem+json`): `type`, `title`, `status`, `detail`, a stable `code`, the `requestId` (also in the `X-Request-Id` response header), and `errors` per field for validation failures. Unknown routes answer 404 with the same shape.",
+      "- Errors are RFC 9457 problem documents (`application/problem+json`): `type`, `title`, `status`, `detail`, a stable `code`, the `requestId` (also in the `X-Request-Id` response header), and `errors` per field for validation failures. Unknown routes answer 404 with the same shape; a known path asked with a method it does not take answers 405 `METHOD_NOT_ALLOWED` with an `Allow` header listing the methods it does take.",
       "- A request may carry its own `X-Request-Id` (8–128 characters of letters, digits, `._:-`); otherwise the service makes one.",
-      "- JSON bodies are limited to 1 MiB (413 above); a malformed JSON body answers 400 `MALFORMED_REQUEST`.",
+      "- JSON bodies are limited to 1 MiB (413 above); a malformed JSON body answers 400 `MALFORMED_REQUEST`; a body whose `Content-Type` is not one the operation lists answers 415 `UNSUPPORTED_MEDIA_TYPE`.",
+      "- Every operation has a stable `operationId` (camelCase, verb first; operations of both account kinds name the kind: `registerUser`, `registerArtist`) and states its `security`: `[]` for public operations.",
       "- Successful GETs answer an `ETag` (strong, a digest of the body; the object's own for media). Send it back in `If-None-Match` to get `304 Not Modified` without a body when nothing changed.",
       "- Public reads (artists, tracks, albums, public playlists, search, HLS) asked for without an access cookie may be answered from the edge cache of the nearest data centre: each such operation states how old its answer can be (at most a minute for JSON). `x-edge-cache` says hit, stale, miss or bypass; signed-in callers always get current data (`Cache-Control: private, no-cache`).",
       "- Lists take `page` (≥ 1, default 1) and `limit` (1–100, default 20); other values answer 400. Ids in paths must be UUIDs (else 400).",
@@ -43,5 +45,29 @@ export const openApiDocument = {
       description:
         "The same flows for artists (uploaders). Artist endpoints never return the email.",
     },
+    {
+      name: "Artists",
+      description:
+        "Artist profiles (public), their tracks and albums; the signed-in artist's own tracks and profile; follows and likes of artists by users.",
+    },
+    { name: "Albums", description: "Albums of artists: public reads, the owner's writes." },
+    {
+      name: "Tracks",
+      description:
+        "Uploads (form and direct to storage), conversion status and retries, the catalogue of tracks and the owner's edits.",
+    },
+    {
+      name: "Streaming",
+      description:
+        "A track's audio: the HLS master and media playlists and segments, the progressive Opus fallback, the waveform.",
+    },
+    {
+      name: "Playlists",
+      description: "Users' playlists: public reads, the owner's writes, tracks in them, likes.",
+    },
+    { name: "Listening history", description: "The signed-in user's listens." },
+    { name: "Search", description: "Search across tracks, artists, albums and playlists." },
+    { name: "Media", description: "Images (avatars, backgrounds, covers) served under /static." },
+    { name: "Reference", description: "This document and its interactive reference page." },
   ],
 };

@@ -9,6 +9,8 @@ type Params = z.ZodObject<{ id: z.ZodType<string> }>;
 
 interface OwnerRoute<P extends Params> {
   kind: PrincipalKind;
+  /** camelCase, verb first, unique in the document (see operation-id.ts). */
+  operationId: string;
   tags: string[];
   summary: string;
   description: string;
@@ -36,6 +38,7 @@ export const ownerUpdateRoute = <
   createRoute({
     method: "put",
     path: "/{id}",
+    operationId: route.operationId,
     tags: route.tags,
     ...signedIn(route.kind, multipartLimit(route.body.limit)),
     summary: route.summary,
@@ -63,6 +66,7 @@ export const ownerDeleteRoute = <P extends Params>(route: OwnerRoute<P>) =>
   createRoute({
     method: "delete",
     path: "/{id}",
+    operationId: route.operationId,
     tags: route.tags,
     ...signedIn(route.kind),
     summary: route.summary,

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { PROBLEM_CONTENT_TYPE } from "../errors/problem.ts";
+import { type HeaderName, responseHeaders } from "./headers.ts";
 
 export const FieldErrorSchema = z
   .object({
@@ -32,10 +33,17 @@ const DESCRIPTIONS: Record<number, string> = {
   404: "Not found.",
   409: "Conflict with the current state (for example a taken username).",
   413: "The body is larger than the limit.",
-  415: "The uploaded file's type is not accepted.",
+  415: "The body's Content-Type is not one the operation takes, or an uploaded file's type is not accepted.",
   416: "The Range is outside the object (Content-Range: bytes */<size>).",
   429: "Too many requests; see Retry-After.",
   503: "A dependency is unavailable; retry later.",
+};
+
+/** Headers a status sends beside the problem (X-Request-Id and Cache-Control: every problem). */
+const HEADERS: Record<number, HeaderName[]> = {
+  416: ["Content-Range"],
+  429: ["Retry-After"],
+  503: ["Retry-After"],
 };
 
 /** Problem responses for `createRoute({ responses })`; every route lists the statuses it can answer. */
@@ -45,11 +53,16 @@ export function problemResponses<S extends number>(...statuses: S[]) {
       status,
       {
         description: DESCRIPTIONS[status] ?? "Error.",
+        ...(HEADERS[status] ? { headers: responseHeaders(...(HEADERS[status] ?? [])) } : {}),
         content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema } },
       },
     ]),
   ) as Record<
     S,
-    { description: string; content: { [PROBLEM_CONTENT_TYPE]: { schema: typeof ProblemSchema } } }
+    {
+      description: string;
+      headers?: Record<string, { $ref: string }>;
+      content: { [PROBLEM_CONTENT_TYPE]: { schema: typeof ProblemSchema } };
+    }
   >;
 }

@@ -1,6 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
 import { validationHook } from "../validation/validator.ts";
+import { type HeaderName, responseHeaders } from "./headers.ts";
 
 /** Every feature's sub-app: validation failures become our 400 problem documents. */
 export const newRouter = () => new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -9,6 +10,12 @@ export const newRouter = () => new OpenAPIHono<AppEnv>({ defaultHook: validation
 export const json = <T>(schema: T, description: string) => ({
   description,
   content: { "application/json": { schema } },
+});
+
+/** A response entry with the headers its route sets itself (the middleware's are added later). */
+export const withHeaders = <R extends object>(response: R, ...names: HeaderName[]) => ({
+  ...response,
+  headers: responseHeaders(...names),
 });
 
 /** A required JSON request body for `createRoute({ request })`. */

@@ -28,6 +28,12 @@ export const signedIn = <K extends PrincipalKind, M extends MiddlewareHandler<Ap
   middleware: [requirePrincipal(kind), ...more] as [MiddlewareHandler<AppEnv>, ...M],
 });
 
+/**
+ * The guard of a route open to everyone, spread into `createRoute` like the others: an explicit
+ * empty `security` in the document (no operation is public by omission), no middleware.
+ */
+export const publicRoute = () => ({ security: [] as Array<Record<string, string[]>> });
+
 /** The guard of a public route that shows more to a signed-in caller (`c.var.deps.viewer`). */
 export const maybeSignedIn = () => ({
   security: OPTIONAL_COOKIE_SECURITY,

@@ -4,6 +4,7 @@ import { inject } from "vitest";
 // By path: the stack package as a whole is Node-only; this module has no imports.
 import { standInOAuthVars } from "../../../stack/src/stand-ins/oauth/clients.ts";
 import type { Bindings } from "../../src/env.ts";
+import { assertConforms } from "./contract.ts";
 
 /**
  * Bindings for one test: the miniflare ones (the R2 bucket MEDIA, vars) pointed at the real
@@ -35,7 +36,11 @@ interface Fetchable {
   fetch(request: Request, env: Bindings, ctx: ExecutionContext): Response | Promise<Response>;
 }
 
-/** Sends a request through the app in workerd and waits for its `waitUntil` work (closing sockets). */
+/**
+ * Sends a request through the app in workerd and waits for its `waitUntil` work (closing sockets).
+ * The answer is checked against the OpenAPI document first (support/contract.ts): a test that
+ * gets an answer the document does not describe fails.
+ */
 export async function send(
   app: Fetchable,
   input: string | Request,
@@ -45,8 +50,11 @@ export async function send(
   const request =
     typeof input === "string" ? new Request(new URL(input, "http://localhost"), init) : input;
   const ctx = createExecutionContext();
+  // The app may read the request's body: the contract check needs only its method and URL.
+  const asked = new Request(request.url, { method: request.method });
   const response = await app.fetch(request, env, ctx);
   await waitOnExecutionContext(ctx);
+  await assertConforms(asked, response);
   return response;
 }
 

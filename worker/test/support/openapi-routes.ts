@@ -126,12 +126,6 @@ export function fillPath(
   });
 }
 
-/**
- * Routes the app answers that the document does not list, by design: the document itself and
- * its reference page. Everything else the router knows must be in the document.
- */
-export const UNDOCUMENTED_BY_DESIGN = new Set(["GET /api/v1/openapi.json", "GET /api/v1/docs"]);
-
 /** `METHOD /path/{param}` of every route registered in the app's router (middleware excluded). */
 export function registeredRoutes(): Set<string> {
   return new Set(

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { problemResponses } from "../../openapi/problem-responses.ts";
-import { json, jsonBody, newRouter } from "../../openapi/router.ts";
+import { json, jsonBody, newRouter, withHeaders } from "../../openapi/router.ts";
 import { ACCOUNT_KINDS, bindAccount } from "../../security/account-kinds.ts";
 import { clearSessionCookies } from "../../security/cookies.ts";
 import { signedIn } from "../../security/guard.ts";
@@ -53,20 +53,22 @@ const UserExport = z
 const remove = createRoute({
   method: "delete",
   path: "/me",
+  operationId: "deleteMyUserAccount",
   tags: [kind.tag],
   ...signedIn("user"),
   summary: "Delete the account",
   description: `Deletes the listener's account and everything personal with it at once: sessions (every one of them ends), 2FA, history, likes, follows, playlists and their covers. It cannot be undone. ${REAUTH_RULES} ${REAUTH_CODE_WHEN_ENABLED} The cookies are cleared.`,
   request: jsonBody(ReauthWithOptionalCodeBody),
   responses: {
-    204: { description: "Deleted." },
-    ...problemResponses(400, 401, 403, 429),
+    204: withHeaders({ description: "Deleted." }, "Set-Cookie"),
+    ...problemResponses(400, 401, 403, 415, 429, 503),
   },
 });
 
 const exported = createRoute({
   method: "get",
   path: "/me/export",
+  operationId: "exportMyUserData",
   tags: [kind.tag],
   ...signedIn("user"),
   summary: "Everything the service holds about you",
@@ -124,6 +126,7 @@ const ArtistExport = z
 const artistExport = createRoute({
   method: "get",
   path: "/me/export",
+  operationId: "exportMyArtistData",
   tags: [artistKind.tag],
   ...signedIn("artist"),
   summary: "Everything the service holds about you",

@@ -26,6 +26,7 @@ const DATE =
 const create = createRoute({
   method: "post",
   path: "/",
+  operationId: "createAlbum",
   tags,
   ...signedIn("artist"),
   summary: "Create an album",
@@ -33,13 +34,14 @@ const create = createRoute({
   request: jsonBody(AlbumCreateBody),
   responses: {
     201: json(AlbumDto, "The new album."),
-    ...problemResponses(400, 401, 403, 404, 413),
+    ...problemResponses(400, 401, 403, 404, 413, 415),
   },
 });
 
 const list = createRoute({
   method: "get",
   path: "/",
+  operationId: "listAlbums",
   tags,
   summary: "List albums",
   ...edgeCached(
@@ -56,6 +58,7 @@ const list = createRoute({
 const byId = createRoute({
   method: "get",
   path: "/{id}",
+  operationId: "getAlbum",
   tags,
   summary: "An album with its tracks",
   ...edgeCached(
@@ -67,6 +70,7 @@ const byId = createRoute({
 });
 
 const update = ownerUpdateRoute({
+  operationId: "updateAlbum",
   kind: "artist",
   tags,
   summary: "Update an own album",
@@ -77,6 +81,7 @@ const update = ownerUpdateRoute({
 });
 
 const remove = ownerDeleteRoute({
+  operationId: "deleteAlbum",
   kind: "artist",
   tags,
   summary: "Delete an own album",

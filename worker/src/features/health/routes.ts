@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../app-env.ts";
 import { ServiceUnavailableError } from "../../errors/app-error.ts";
 import { problemResponses } from "../../openapi/problem-responses.ts";
+import { publicRoute } from "../../security/guard.ts";
 import { validationHook } from "../../validation/validator.ts";
 import { checkReadiness } from "./service.ts";
 
@@ -28,6 +29,8 @@ const ReadySchema = z
 const live = createRoute({
   method: "get",
   path: "/live",
+  operationId: "getLiveness",
+  ...publicRoute(),
   tags: ["Health"],
   summary: "Liveness",
   description: "Answers 200 while the Worker runs. Touches no dependency.",
@@ -42,6 +45,8 @@ const live = createRoute({
 const ready = createRoute({
   method: "get",
   path: "/ready",
+  operationId: "getReadiness",
+  ...publicRoute(),
   tags: ["Health"],
   summary: "Readiness",
   description:

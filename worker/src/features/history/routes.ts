@@ -13,6 +13,7 @@ export const recordListenRoute = createRoute({
   ...signedIn("user"),
   method: "post",
   path: "/tracks/{trackId}",
+  operationId: "recordListen",
   summary: "Record a listen",
   description:
     "Records that the caller listened to the track now (the server's clock; no body). Call it at the start or end of playback: every call is one more entry. Only READY tracks can be listened to: an unknown track, or one still PROCESSING or FAILED, is a 404. The id is a UUIDv7, so ids sort by time.",
@@ -28,6 +29,7 @@ export const listHistoryRoute = createRoute({
   ...signedIn("user"),
   method: "get",
   path: "/",
+  operationId: "listHistory",
   summary: "The caller's listening history",
   description:
     "A plain array (no envelope), newest first, with each track once at its most recent listen; the entry's `id` and `listenedAt` are those of that listen. Ties of `listenedAt` are broken by `id` (descending), so paging with `page`/`limit` neither repeats nor skips entries while the history is unchanged. Pages past the end are an empty array. `page` ≥ 1 (default 1), `limit` 1–100 (default 20); anything else is a 400.",
@@ -43,6 +45,7 @@ export const clearHistoryRoute = createRoute({
   ...signedIn("user"),
   method: "delete",
   path: "/",
+  operationId: "clearHistory",
   summary: "Clear the caller's history",
   description:
     "Removes every entry of the caller's history (other users' are untouched). Idempotent: an empty history also answers 204.",
@@ -57,6 +60,7 @@ export const removeTrackRoute = createRoute({
   ...signedIn("user"),
   method: "delete",
   path: "/tracks/{trackId}",
+  operationId: "removeTrackFromHistory",
   summary: "Remove one track from the caller's history",
   description:
     "Removes every listen of the track from the caller's history and answers 200 with the number removed. Idempotent: a track with no entries (or no such track) answers 200 with `deleted: 0`, not 404.",

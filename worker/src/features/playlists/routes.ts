@@ -31,6 +31,7 @@ const tags = ["Playlists"];
 const listPublic = createRoute({
   method: "get",
   path: "/",
+  operationId: "listPublicPlaylists",
   tags,
   summary: "Public playlists",
   ...edgeCached(
@@ -47,6 +48,7 @@ const listPublic = createRoute({
 const listOwn = createRoute({
   method: "get",
   path: "/me",
+  operationId: "listMyPlaylists",
   tags,
   ...signedIn("user"),
   summary: "Own playlists",
@@ -61,6 +63,7 @@ const listOwn = createRoute({
 const getOne = createRoute({
   method: "get",
   path: "/{id}",
+  operationId: "getPlaylist",
   tags,
   summary: "A playlist with its tracks",
   ...edgeCached(
@@ -97,6 +100,7 @@ const OWNER =
 const create = createRoute({
   method: "post",
   path: "/",
+  operationId: "createPlaylist",
   tags,
   ...signedIn("user"),
   summary: "Create a playlist",
@@ -110,6 +114,7 @@ const create = createRoute({
 });
 
 const update = ownerUpdateRoute({
+  operationId: "updatePlaylist",
   kind: "user",
   tags,
   summary: "Update a playlist",
@@ -120,6 +125,7 @@ const update = ownerUpdateRoute({
 });
 
 const remove = ownerDeleteRoute({
+  operationId: "deletePlaylist",
   kind: "user",
   tags,
   summary: "Delete a playlist",

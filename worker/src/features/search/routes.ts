@@ -38,6 +38,7 @@ export const searchRoute = createRoute({
   tags: ["Search"],
   method: "get",
   path: "/",
+  operationId: "searchCatalogue",
   summary: "Search tracks, artists, albums and playlists",
   ...edgeCached(EDGE.search, description),
   request: { query: SearchQuery },

@@ -3,10 +3,13 @@ import { NotFoundError } from "../../errors/app-error.ts";
 import { mediaKey } from "../../images/images.ts";
 import { problemResponses } from "../../openapi/problem-responses.ts";
 import { newRouter } from "../../openapi/router.ts";
+import { publicRoute } from "../../security/guard.ts";
 
 const serve = createRoute({
   method: "get",
   path: "/{folder}/{file}",
+  operationId: "getStaticImage",
+  ...publicRoute(),
   tags: ["Media"],
   summary: "An image (avatar, background, cover)",
   description:

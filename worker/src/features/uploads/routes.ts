@@ -13,6 +13,7 @@ const Params = z.object({ uploadId: uuidParam("uploadId") });
 const start = createRoute({
   method: "post",
   path: "/",
+  operationId: "startDirectUpload",
   tags,
   ...signedIn("artist"),
   summary: "Start a direct upload of a large file",
@@ -31,6 +32,7 @@ const start = createRoute({
 const complete = createRoute({
   method: "post",
   path: "/{uploadId}/complete",
+  operationId: "completeDirectUpload",
   tags,
   ...signedIn("artist"),
   summary: "Complete a direct upload: the track is made and converted",
@@ -46,6 +48,7 @@ const complete = createRoute({
 const abort = createRoute({
   method: "delete",
   path: "/{uploadId}",
+  operationId: "abortDirectUpload",
   tags,
   ...signedIn("artist"),
   summary: "Abort a direct upload",

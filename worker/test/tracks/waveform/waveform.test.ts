@@ -109,6 +109,7 @@ describe("GET /api/v1/tracks/{id}/waveform", () => {
       "400",
       "401",
       "404",
+      "503",
     ]);
     expect(operation?.responses["200"]?.content).toEqual({
       "application/json": { schema: { $ref: "#/components/schemas/Waveform" } },

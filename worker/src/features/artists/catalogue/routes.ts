@@ -13,6 +13,7 @@ const tags = ["Artists"];
 const tracksOf = createRoute({
   method: "get",
   path: "/{id}/tracks",
+  operationId: "listArtistTracks",
   tags,
   summary: "An artist's tracks",
   ...edgeCached(
@@ -29,6 +30,7 @@ const tracksOf = createRoute({
 const mine = createRoute({
   method: "get",
   path: "/me/tracks",
+  operationId: "listMyTracks",
   tags,
   ...signedIn("artist"),
   summary: "The signed-in artist's own tracks, in every state",
@@ -44,6 +46,7 @@ const mine = createRoute({
 const albumsOf = createRoute({
   method: "get",
   path: "/{id}/albums",
+  operationId: "listArtistAlbums",
   tags,
   summary: "An artist's albums",
   ...edgeCached(

@@ -4,7 +4,7 @@ import { IMAGE_MAX_BYTES, readUpdate } from "../../../images/images.ts";
 import { EDGE, edgeCached } from "../../../middleware/edge-cache.ts";
 import { ownerUpdateRoute } from "../../../openapi/owner-routes.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
-import { json, newRouter, optionalJsonBody } from "../../../openapi/router.ts";
+import { json, newRouter, optionalJsonBody, withHeaders } from "../../../openapi/router.ts";
 import { ACCOUNT_KINDS, bindAccount } from "../../../security/account-kinds.ts";
 import { clearSessionCookies } from "../../../security/cookies.ts";
 import { assertOwner, signedIn } from "../../../security/guard.ts";
@@ -26,6 +26,7 @@ const tags = ["Artists"];
 const list = createRoute({
   method: "get",
   path: "/",
+  operationId: "listArtists",
   tags,
   summary: "List artists",
   ...edgeCached(
@@ -42,6 +43,7 @@ const list = createRoute({
 const byId = createRoute({
   method: "get",
   path: "/{id}",
+  operationId: "getArtist",
   tags,
   summary: "An artist by id",
   ...edgeCached(EDGE.catalogue, "The artist's public profile."),
@@ -52,6 +54,7 @@ const byId = createRoute({
 const byUsername = createRoute({
   method: "get",
   path: "/by-username/{username}",
+  operationId: "getArtistByUsername",
   tags,
   summary: "An artist by username",
   ...edgeCached(EDGE.catalogue, "The username is matched case-insensitively."),
@@ -63,6 +66,7 @@ const byUsername = createRoute({
 const UPDATE_LIMIT = 2 * IMAGE_MAX_BYTES + 64 * 1024;
 
 const update = ownerUpdateRoute({
+  operationId: "updateArtist",
   kind: "artist",
   tags,
   summary: "Update the own profile",
@@ -77,12 +81,16 @@ const update = ownerUpdateRoute({
 const remove = createRoute({
   method: "delete",
   path: "/{id}",
+  operationId: "deleteMyArtistAccount",
   tags,
   ...signedIn("artist"),
   summary: "Delete the own account",
   description: `Deletes the account with its sessions, tracks (with their files, playlist entries and listens), albums, follows and likes, and the tracks' conversion jobs, and signs out. Objects in storage are deleted right after the response; nothing of the account is reachable from then on. Another artist's id answers 403 before anything else. ${REAUTH_RULES} ${REAUTH_CODE_WHEN_ENABLED}`,
   request: { params: ArtistIdParams, ...optionalJsonBody(ReauthWithOptionalCodeBody) },
-  responses: { 204: { description: "Deleted." }, ...problemResponses(400, 401, 403, 404, 429) },
+  responses: {
+    204: withHeaders({ description: "Deleted." }, "Set-Cookie"),
+    ...problemResponses(400, 401, 403, 404, 415, 429, 503),
+  },
 });
 
 export const artistProfileRoutes = newRouter()

@@ -1,9 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { operationKind } from "../../../openapi/operation-id.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { json, jsonBody, newRouter } from "../../../openapi/router.ts";
 import type { AccountKind } from "../../../security/account-kinds.ts";
 import { bindAccount } from "../../../security/account-kinds.ts";
-import { signedIn } from "../../../security/guard.ts";
+import { publicRoute, signedIn } from "../../../security/guard.ts";
 import { REAUTH_CODE_WHEN_ENABLED, REAUTH_RULES } from "../reauth.ts";
 import { Email, MessageDto, ReauthWithOptionalCodeBody } from "../schema.ts";
 import { requestEmailChange, resendVerification, verifyEmail } from "./service.ts";
@@ -25,10 +26,13 @@ const Verified = z
 
 export function emailRoutes(kind: AccountKind) {
   const tags = [kind.tag];
+  const Kind = operationKind(kind);
 
   const verify = createRoute({
     method: "post",
     path: "/email/verify",
+    operationId: `verify${Kind}Email`,
+    ...publicRoute(),
     tags,
     summary: "Verify the account's email address",
     description:
@@ -36,13 +40,14 @@ export function emailRoutes(kind: AccountKind) {
     request: jsonBody(VerifyBody),
     responses: {
       200: json(Verified, "Done."),
-      ...problemResponses(400, 403, 409),
+      ...problemResponses(400, 403, 409, 415),
     },
   });
 
   const resend = createRoute({
     method: "post",
     path: "/email/verify/resend",
+    operationId: `resend${Kind}EmailVerification`,
     tags,
     ...signedIn(kind.name),
     summary: "Mail a new verification link",
@@ -57,6 +62,7 @@ export function emailRoutes(kind: AccountKind) {
   const change = createRoute({
     method: "post",
     path: "/email/change",
+    operationId: `change${Kind}Email`,
     tags,
     ...signedIn(kind.name),
     summary: "Change the account's email address",
@@ -64,7 +70,7 @@ export function emailRoutes(kind: AccountKind) {
     request: jsonBody(ChangeBody),
     responses: {
       202: json(MessageDto, "On its way to the new address."),
-      ...problemResponses(400, 401, 403, 409, 429),
+      ...problemResponses(400, 401, 403, 409, 415, 429, 503),
     },
   });
 

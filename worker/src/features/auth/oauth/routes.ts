@@ -3,6 +3,8 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../../app-env.ts";
 import { NotFoundError } from "../../../errors/app-error.ts";
 import { describeError } from "../../../logger.ts";
+import { responseHeaders } from "../../../openapi/headers.ts";
+import { operationKind } from "../../../openapi/operation-id.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { newRouter } from "../../../openapi/router.ts";
 import type { AccountKind } from "../../../security/account-kinds.ts";
@@ -13,6 +15,7 @@ import {
   setFlowCookie,
   setSessionCookies,
 } from "../../../security/cookies.ts";
+import { publicRoute } from "../../../security/guard.ts";
 import { PENDING_COOKIE, STATE_COOKIE } from "../shared.ts";
 import { OAUTH_PROVIDERS, oauthProvider } from "./providers.ts";
 import {
@@ -29,19 +32,23 @@ const Provider = z.string().openapi({
   example: "google",
 });
 
+/** Both steps set or clear a flow cookie (the state, the pending second factor, the session's). */
 const redirect = (description: string) => ({
   description,
-  headers: { Location: { schema: { type: "string" as const } } },
+  headers: { Location: { schema: { type: "string" as const } }, ...responseHeaders("Set-Cookie") },
 });
 
 export function oauthRoutes(kind: AccountKind) {
   const tags = [kind.tag];
+  const Kind = operationKind(kind);
   const stateCookie = { name: STATE_COOKIE, path: `${kind.authPath}/oauth`, kind: kind.name };
   const pendingCookie = { name: PENDING_COOKIE, path: kind.authPath, kind: kind.name };
 
   const start = createRoute({
     method: "get",
     path: "/oauth/{provider}",
+    operationId: `start${Kind}OAuth`,
+    ...publicRoute(),
     tags,
     summary: "Sign in with an identity provider",
     description:
@@ -53,6 +60,8 @@ export function oauthRoutes(kind: AccountKind) {
   const callback = createRoute({
     method: "get",
     path: "/oauth/{provider}/callback",
+    operationId: `finish${Kind}OAuth`,
+    ...publicRoute(),
     tags,
     summary: "Where the provider sends the browser back",
     description:
@@ -65,7 +74,7 @@ export function oauthRoutes(kind: AccountKind) {
         error: z.string().max(256).optional(),
       }),
     },
-    responses: { 302: redirect("To the front end."), ...problemResponses(404) },
+    responses: { 302: redirect("To the front end."), ...problemResponses(400, 404) },
   });
 
   const frontEnd = (c: Context<AppEnv>, params: Record<string, string> = {}) => {

@@ -1,40 +1,47 @@
 import { createRoute } from "@hono/zod-openapi";
+import { operationKind } from "../../../openapi/operation-id.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { json, jsonBody, newRouter } from "../../../openapi/router.ts";
 import type { AccountKind } from "../../../security/account-kinds.ts";
 import { bindAccount } from "../../../security/account-kinds.ts";
-import { signedIn } from "../../../security/guard.ts";
+import { publicRoute, signedIn } from "../../../security/guard.ts";
 import { ChangePasswordBody, ForgotBody, MessageDto, ResetBody } from "../schema.ts";
 import { changePassword, forgotPassword, resetPassword } from "./service.ts";
 
 export function passwordRoutes(kind: AccountKind) {
   const tags = [kind.tag];
+  const Kind = operationKind(kind);
 
   const forgot = createRoute({
     method: "post",
     path: "/password/forgot",
+    operationId: `request${Kind}PasswordReset`,
+    ...publicRoute(),
     tags,
     summary: "Ask for a password reset link",
     description:
       "Answers 202 with the same body whether or not an account has this email. When it has, a single-use token valid for 1 hour is mailed (or, without mail configured, written to the service log). Limited to 3 requests per email and 20 per client network (an IPv4 address, an IPv6 /64) per hour (then 429).",
     request: jsonBody(ForgotBody),
-    responses: { 202: json(MessageDto, "Accepted."), ...problemResponses(400, 403, 429) },
+    responses: { 202: json(MessageDto, "Accepted."), ...problemResponses(400, 403, 415, 429) },
   });
 
   const reset = createRoute({
     method: "post",
     path: "/password/reset",
+    operationId: `reset${Kind}Password`,
+    ...publicRoute(),
     tags,
     summary: "Set a new password with a reset token",
     description:
       "Sets the password (same rules as registration), ends every session of the account and invalidates its other reset links. It does not sign in. An invalid, used or expired token answers 400 (`errors[0].code` = `invalid_token`).",
     request: jsonBody(ResetBody),
-    responses: { 200: json(MessageDto, "Changed."), ...problemResponses(400, 403) },
+    responses: { 200: json(MessageDto, "Changed."), ...problemResponses(400, 403, 415) },
   });
 
   const change = createRoute({
     method: "post",
     path: "/password/change",
+    operationId: `change${Kind}Password`,
     tags,
     ...signedIn(kind.name),
     summary: "Change the password",
@@ -43,7 +50,7 @@ export function passwordRoutes(kind: AccountKind) {
     request: jsonBody(ChangePasswordBody),
     responses: {
       200: json(MessageDto, "Changed."),
-      ...problemResponses(400, 401, 403, 409, 429),
+      ...problemResponses(400, 401, 403, 409, 415, 429, 503),
     },
   });
 

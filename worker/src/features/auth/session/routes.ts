@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { operationKind } from "../../../openapi/operation-id.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
-import { json, jsonBody, newRouter } from "../../../openapi/router.ts";
+import { json, jsonBody, newRouter, withHeaders } from "../../../openapi/router.ts";
 import type { AccountKind } from "../../../security/account-kinds.ts";
 import { bindAccount } from "../../../security/account-kinds.ts";
 import {
@@ -11,7 +12,7 @@ import {
   readSessionCookie,
   setSessionCookies,
 } from "../../../security/cookies.ts";
-import { signedIn } from "../../../security/guard.ts";
+import { publicRoute, signedIn } from "../../../security/guard.ts";
 import { endSession, REFRESH_GRACE_SECONDS, rotateSession } from "../../../security/sessions.ts";
 import { ACCESS_TTL_SECONDS, isSessionClaims, verifyToken } from "../../../security/tokens.ts";
 import {
@@ -29,18 +30,21 @@ const COOKIES =
 
 export function sessionRoutes(kind: AccountKind) {
   const tags = [kind.tag];
+  const Kind = operationKind(kind);
   const Account = accountDto(kind);
 
   const registerRoute = createRoute({
     method: "post",
     path: "/register",
+    operationId: `register${Kind}`,
+    ...publicRoute(),
     tags,
     summary: `Register ${kind.aName}`,
     description: `Username: 3–30 letters, digits, \`_\`, \`.\`, \`-\` (unique, case-insensitive). Email: unique, stored lower-case. Password: 8–128 characters, not one of the 10,000 most common (NIST SP 800-63B; compared after Unicode NFKC normalisation, ignoring case), and not made only of this service's own words (edge, music, stream, …) with digits and symbols. ${COOKIES}`,
     request: jsonBody(RegisterBody),
     responses: {
-      201: json(Account, "Registered and signed in."),
-      ...problemResponses(400, 403, 409, 413),
+      201: withHeaders(json(Account, "Registered and signed in."), "Set-Cookie"),
+      ...problemResponses(400, 403, 409, 413, 415, 429),
     },
   });
 
@@ -51,36 +55,50 @@ export function sessionRoutes(kind: AccountKind) {
   const loginRoute = createRoute({
     method: "post",
     path: "/login",
+    operationId: `login${Kind}`,
+    ...publicRoute(),
     tags,
     summary: "Sign in",
     description: `${COOKIES} For an account with 2FA, the first answer is \`{requiresTwoFactor: true}\` without cookies; send the same body again with \`code\`. Failed sign-ins are limited per client network (an IPv4 address, an IPv6 /64): 50 per 15 minutes in all, and against one account 10 per 15 minutes, fewer (3, then 1) once that account has had more than 20 (then 100) failures from everywhere; then 429 with Retry-After. A network with no failures against the account is always judged, so guessing never locks the owner out; the answers are the same whether the account exists or not.`,
     request: jsonBody(LoginBody),
     responses: {
-      200: json(LoginAnswer, "Signed in, or the second factor is needed."),
-      ...problemResponses(400, 401, 403, 429),
+      200: withHeaders(
+        json(LoginAnswer, "Signed in, or the second factor is needed."),
+        "Set-Cookie",
+      ),
+      ...problemResponses(400, 401, 403, 415, 429, 503),
     },
   });
 
   const refreshRoute = createRoute({
     method: "post",
     path: "/refresh",
+    operationId: `refresh${Kind}Session`,
+    ...publicRoute(),
     tags,
     summary: "Rotate the session's tokens",
     description: `Reads the \`refresh_token\` cookie and sets both cookies anew. The refresh token used stops working. Two tabs that refresh with the same token at the same moment both succeed: the token the last rotation replaced, presented again within ${REFRESH_GRACE_SECONDS} seconds of that rotation, gets the current pair (no new rotation). Any other refresh token that was already used revokes the whole session (401), since only a copy could still hold it.`,
     responses: {
-      200: json(RefreshDto, "New cookies are set."),
-      ...problemResponses(401, 403),
+      200: withHeaders(json(RefreshDto, "New cookies are set."), "Set-Cookie"),
+      ...problemResponses(403),
+      // A refused refresh clears both cookies.
+      401: withHeaders(problemResponses(401)[401], "Set-Cookie"),
     },
   });
 
   const logoutRoute = createRoute({
     method: "post",
     path: "/logout",
+    operationId: `logout${Kind}`,
+    ...publicRoute(),
     tags,
     summary: "Sign out",
     description:
       "Deletes the session named by the access or the refresh cookie (its tokens stop working at once) and clears both cookies. Answers 204 even without a session.",
-    responses: { 204: { description: "Signed out." }, ...problemResponses(403) },
+    responses: {
+      204: withHeaders({ description: "Signed out." }, "Set-Cookie"),
+      ...problemResponses(403),
+    },
   });
 
   return newRouter()
@@ -127,15 +145,19 @@ export function sessionRoutes(kind: AccountKind) {
       clearSessionCookies(c, ctx);
       return c.body(null, 204);
     })
-    .route("/", meRoutes(kind));
+    .route("/", meRoutes(kind, `getSignedIn${Kind}`));
 }
 
-/** GET /me: under each kind's auth routes, and as /api/v1/users/me for API clients. */
-export function meRoutes(kind: AccountKind) {
+/**
+ * GET /me: under each kind's auth routes, and as /api/v1/users/me for API clients; each mount
+ * names its own operation.
+ */
+export function meRoutes(kind: AccountKind, operationId: string) {
   const Account = accountDto(kind);
   const meRoute = createRoute({
     method: "get",
     path: "/me",
+    operationId,
     tags: [kind.tag],
     ...signedIn(kind.name),
     summary: `The signed-in ${kind.name}`,

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { operationKind } from "../../../openapi/operation-id.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
-import { json, newRouter } from "../../../openapi/router.ts";
+import { json, newRouter, withHeaders } from "../../../openapi/router.ts";
 import type { AccountKind } from "../../../security/account-kinds.ts";
 import { bindAccount } from "../../../security/account-kinds.ts";
 import { clearSessionCookies } from "../../../security/cookies.ts";
@@ -11,10 +12,12 @@ import { endOtherSessions, endOwnSession, listSessions } from "./service.ts";
 
 export function sessionControlRoutes(kind: AccountKind) {
   const tags = [kind.tag];
+  const Kind = operationKind(kind);
 
   const list = createRoute({
     method: "get",
     path: "/sessions",
+    operationId: `list${Kind}Sessions`,
     tags,
     ...signedIn(kind.name),
     summary: "The account's sessions",
@@ -29,6 +32,7 @@ export function sessionControlRoutes(kind: AccountKind) {
   const endOne = createRoute({
     method: "delete",
     path: "/sessions/{id}",
+    operationId: `end${Kind}Session`,
     tags,
     ...signedIn(kind.name),
     summary: "End one session",
@@ -36,7 +40,7 @@ export function sessionControlRoutes(kind: AccountKind) {
       "Ends one of the account's sessions: its next request answers 401 at once. Ending the caller's own session signs it out (the cookies are cleared). 404 for an id that is not a session of the account.",
     request: { params: IdParams },
     responses: {
-      204: { description: "Ended." },
+      204: withHeaders({ description: "Ended." }, "Set-Cookie"),
       ...problemResponses(400, 401, 403, 404),
     },
   });
@@ -44,6 +48,7 @@ export function sessionControlRoutes(kind: AccountKind) {
   const endOthers = createRoute({
     method: "delete",
     path: "/sessions",
+    operationId: `endOther${Kind}Sessions`,
     tags,
     ...signedIn(kind.name),
     summary: "End every other session",

@@ -1,11 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { UnauthorizedError } from "../../../errors/app-error.ts";
+import { operationKind } from "../../../openapi/operation-id.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
-import { json, jsonBody, newRouter } from "../../../openapi/router.ts";
+import { json, jsonBody, newRouter, withHeaders } from "../../../openapi/router.ts";
 import type { AccountKind } from "../../../security/account-kinds.ts";
 import { bindAccount } from "../../../security/account-kinds.ts";
 import { clearFlowCookie, readFlowCookie, setSessionCookies } from "../../../security/cookies.ts";
-import { signedIn } from "../../../security/guard.ts";
+import { publicRoute, signedIn } from "../../../security/guard.ts";
 import { readPendingTwoFactor } from "../oauth/service.ts";
 import { REAUTH_RULES } from "../reauth.ts";
 import {
@@ -32,10 +33,12 @@ const CODE_LIMITS =
 
 export function twoFactorRoutes(kind: AccountKind) {
   const tags = [kind.tag];
+  const Kind = operationKind(kind);
 
   const enable = createRoute({
     method: "post",
     path: "/2fa/enable",
+    operationId: `enable${Kind}TwoFactor`,
     tags,
     ...signedIn(kind.name),
     summary: "Start setting up 2FA (TOTP)",
@@ -43,13 +46,14 @@ export function twoFactorRoutes(kind: AccountKind) {
     request: jsonBody(ReauthBody),
     responses: {
       200: json(TwoFactorSetupDto, "The secret."),
-      ...problemResponses(400, 401, 403, 409, 429),
+      ...problemResponses(400, 401, 403, 409, 415, 429),
     },
   });
 
   const verify = createRoute({
     method: "post",
     path: "/2fa/verify",
+    operationId: `verify${Kind}TwoFactor`,
     tags,
     ...signedIn(kind.name),
     summary: "Turn 2FA on with a first code",
@@ -57,13 +61,14 @@ export function twoFactorRoutes(kind: AccountKind) {
     request: jsonBody(CodeBody),
     responses: {
       200: json(RecoveryCodesDto, "2FA is on."),
-      ...problemResponses(400, 401, 403, 409, 429),
+      ...problemResponses(400, 401, 403, 409, 415, 429, 503),
     },
   });
 
   const disable = createRoute({
     method: "post",
     path: "/2fa/disable",
+    operationId: `disable${Kind}TwoFactor`,
     tags,
     ...signedIn(kind.name),
     summary: "Turn 2FA off",
@@ -71,13 +76,14 @@ export function twoFactorRoutes(kind: AccountKind) {
     request: jsonBody(ReauthWithCodeBody),
     responses: {
       200: json(z.object({ twoFactorEnabled: z.literal(false) }), "2FA is off."),
-      ...problemResponses(400, 401, 403, 409, 429),
+      ...problemResponses(400, 401, 403, 409, 415, 429, 503),
     },
   });
 
   const regenerate = createRoute({
     method: "post",
     path: "/2fa/recovery-codes",
+    operationId: `regenerate${Kind}RecoveryCodes`,
     tags,
     ...signedIn(kind.name),
     summary: "New recovery codes",
@@ -85,20 +91,22 @@ export function twoFactorRoutes(kind: AccountKind) {
     request: jsonBody(ReauthWithCodeBody),
     responses: {
       200: json(RecoveryCodesDto, "The new codes."),
-      ...problemResponses(400, 401, 403, 409, 429),
+      ...problemResponses(400, 401, 403, 409, 415, 429, 503),
     },
   });
 
   const complete = createRoute({
     method: "post",
     path: "/2fa/complete",
+    operationId: `complete${Kind}TwoFactorLogin`,
+    ...publicRoute(),
     tags,
     summary: "Finish a sign-in that waits for the second factor",
     description: `After an OAuth sign-in into an account with 2FA, the callback redirects to the front end with \`twoFactor=required\` and a short-lived (5 min) \`pending_2fa\` cookie instead of the session cookies. Send a TOTP or recovery code here to get the session. ${CODE_LIMITS}`,
     request: jsonBody(SecondFactorBody),
     responses: {
-      200: json(accountDto(kind), "Signed in."),
-      ...problemResponses(400, 401, 403, 429),
+      200: withHeaders(json(accountDto(kind), "Signed in."), "Set-Cookie"),
+      ...problemResponses(400, 401, 403, 415, 429, 503),
     },
   });
 

@@ -13,6 +13,7 @@ const COMMON =
 const like = createRoute({
   method: "post",
   path: "/{id}/like",
+  operationId: "likePlaylist",
   tags,
   ...signedIn("user"),
   summary: "Like a playlist",
@@ -27,6 +28,7 @@ const like = createRoute({
 const unlike = createRoute({
   method: "delete",
   path: "/{id}/like",
+  operationId: "unlikePlaylist",
   tags,
   ...signedIn("user"),
   summary: "Remove a like",

@@ -18,6 +18,7 @@ const OWNER = "Only the owner may do this: another user gets 403, also for a pri
 const add = createRoute({
   method: "post",
   path: "/{id}/tracks",
+  operationId: "addPlaylistTracks",
   tags,
   ...signedIn("user"),
   summary: "Add tracks",
@@ -32,6 +33,7 @@ const add = createRoute({
 const remove = createRoute({
   method: "delete",
   path: "/{id}/tracks/{trackId}",
+  operationId: "removePlaylistTrack",
   tags,
   ...signedIn("user"),
   summary: "Remove a track",

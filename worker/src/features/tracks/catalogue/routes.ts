@@ -21,6 +21,7 @@ const tags = ["Tracks"];
 const list = createRoute({
   method: "get",
   path: "/",
+  operationId: "listTracks",
   tags,
   summary: "List tracks",
   ...edgeCached(
@@ -37,6 +38,7 @@ const list = createRoute({
 const byId = createRoute({
   method: "get",
   path: "/{id}",
+  operationId: "getTrack",
   tags,
   summary: "A track by id",
   ...edgeCached(
@@ -47,11 +49,12 @@ const byId = createRoute({
   request: { params: IdParams },
   responses: {
     200: json(z.union([OwnTrackDto, TrackDto]), "The track."),
-    ...problemResponses(400, 404),
+    ...problemResponses(400, 401, 404),
   },
 });
 
 const update = ownerUpdateRoute({
+  operationId: "updateTrack",
   kind: "artist",
   tags,
   summary: "Update an own track",
@@ -63,6 +66,7 @@ const update = ownerUpdateRoute({
 });
 
 const remove = ownerDeleteRoute({
+  operationId: "deleteTrack",
   kind: "artist",
   tags,
   summary: "Delete an own track",

@@ -8,6 +8,7 @@ import { EVENT_ID, STATUS_EVENT, trackEvents } from "./service.ts";
 const events = createRoute({
   method: "get",
   path: "/{id}/events",
+  operationId: "streamTrackEvents",
   tags: ["Tracks"],
   ...signedIn("artist"),
   summary: "Follow a track's conversion live (Server-Sent Events)",

@@ -3,6 +3,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../../app-env.ts";
 import { EDGE, edgeCached, stalenessNote } from "../../../middleware/edge-cache.ts";
+import { responseHeaders } from "../../../openapi/headers.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { newRouter } from "../../../openapi/router.ts";
 import { maybeSignedIn } from "../../../security/guard.ts";
@@ -30,13 +31,23 @@ const OpusFile = z
   .openapi({ param: { name: "file", in: "path" }, example: "128.opus" });
 const Id = uuidParam("id");
 
-const media = (description: string, type: string) => ({
+const binary = { schema: { type: "string" as const, format: "binary" } };
+/** A file of one or more content types; every file answer says that ranges are taken. */
+const media = (description: string, ...types: string[]) => ({
   description,
-  content: { [type]: { schema: { type: "string" as const, format: "binary" } } },
+  headers: responseHeaders("Accept-Ranges"),
+  content: Object.fromEntries(types.map((type) => [type, binary])),
 });
+/** A 206: the part of the file named by Content-Range. */
+const part = (...types: string[]) => ({
+  ...media("The requested range.", ...types),
+  headers: responseHeaders("Accept-Ranges", "Content-Range"),
+});
+const PLAYLIST = "application/vnd.apple.mpegurl";
 const COMMON = {
   304: { description: "Not modified (If-None-Match)." },
-  ...problemResponses(400, 401, 404),
+  // 503: the media store cannot be reached.
+  ...problemResponses(400, 401, 404, 503),
 };
 const NOTES =
   "No sign-in needed: the catalogue is public, like its tracks. Only READY tracks stream (but see **Owner**); an unknown track answers 404 `NOT_FOUND`, an unfinished one 404 `TRACK_NOT_READY`, a bitrate that was not produced 404. CORS allows any origin (STREAM_ALLOWED_ORIGINS narrows it), exposing Content-Length, Content-Range and Accept-Ranges.";
@@ -48,6 +59,7 @@ export const OWNER_NOTE =
 const master = createRoute({
   method: "get",
   path: "/{id}/hls/master.m3u8",
+  operationId: "streamHlsMaster",
   tags,
   summary: "HLS master playlist",
   ...edgeCached(
@@ -56,12 +68,18 @@ const master = createRoute({
     maybeSignedIn(),
   ),
   request: { params: z.object({ id: Id }) },
-  responses: { 200: media("The playlist.", "application/vnd.apple.mpegurl"), ...COMMON },
+  responses: {
+    200: media("The playlist.", PLAYLIST),
+    206: part(PLAYLIST),
+    ...COMMON,
+    ...problemResponses(416),
+  },
 });
 
 const hls = createRoute({
   method: "get",
   path: "/{id}/hls/{bitrate}/{file}",
+  operationId: "streamHlsFile",
   tags,
   summary: "HLS media playlist, init segment or media segment of one quality",
   ...edgeCached(
@@ -71,8 +89,12 @@ const hls = createRoute({
   ),
   request: { params: z.object({ id: Id, bitrate: Bitrate, file: HlsFile }) },
   responses: {
-    200: media("The file.", "audio/mp4"),
-    206: media("The requested range.", "audio/mp4"),
+    200: media(
+      `The file: \`index.m3u8\` as ${PLAYLIST}, the segments as audio/mp4.`,
+      PLAYLIST,
+      "audio/mp4",
+    ),
+    206: part(PLAYLIST, "audio/mp4"),
     ...COMMON,
     ...problemResponses(416),
   },
@@ -81,6 +103,7 @@ const hls = createRoute({
 const opus = createRoute({
   method: "get",
   path: "/{id}/audio/{file}",
+  operationId: "streamOpus",
   tags,
   summary: "Progressive Opus fallback",
   ...edgeCached(
@@ -91,7 +114,7 @@ const opus = createRoute({
   request: { params: z.object({ id: Id, file: OpusFile }) },
   responses: {
     200: media("The audio.", "audio/ogg"),
-    206: media("The requested range.", "audio/ogg"),
+    206: part("audio/ogg"),
     ...COMMON,
     ...problemResponses(416),
   },

@@ -9,6 +9,7 @@ import { retryConversion, uploadTrack } from "./service.ts";
 const upload = createRoute({
   method: "post",
   path: "/",
+  operationId: "uploadTrack",
   tags: ["Tracks"],
   ...signedIn("artist"),
   summary: "Upload a track",
@@ -47,6 +48,7 @@ const upload = createRoute({
 const retry = createRoute({
   method: "post",
   path: "/{id}/retry",
+  operationId: "retryTrackConversion",
   tags: ["Tracks"],
   ...signedIn("artist"),
   summary: "Convert a failed track again",

@@ -12,6 +12,7 @@ import { WaveformDto } from "./schema.ts";
 const waveform = createRoute({
   method: "get",
   path: "/{id}/waveform",
+  operationId: "getTrackWaveform",
   tags: ["Streaming"],
   summary: "Waveform of a track (peaks for drawing a seek bar)",
   ...edgeCached(
