@@ -31,8 +31,8 @@ export const isFinalState = (state: Pick<TrackState, "processingStatus">) =>
   state.processingStatus !== "PROCESSING";
 
 /**
- * The commands that append a state to a track's stream, for one MULTI (ioredis:
- * `redis.multi(trackStateCommands(id, state)).exec()`): the entry, capped, and the expiry renewed.
+ * The commands that append a state to a track's stream, for one MULTI (publishTrackState, or a
+ * pipeline of many tracks): the entry, capped, and the expiry renewed.
  */
 export function trackStateCommands(trackId: string, state: TrackState): string[][] {
   const key = trackEventsKey(trackId);
@@ -49,4 +49,23 @@ export function trackStateCommands(trackId: string, state: TrackState): string[]
     ],
     ["expire", key, String(TRACK_EVENTS_TTL_SECONDS)],
   ];
+}
+
+/** What publishing needs of a Redis client: ioredis's single-server and cluster clients have it. */
+export interface TrackStateRedis {
+  multi(commands: string[][]): { exec(): Promise<Array<[Error | null, unknown]> | null> };
+}
+
+/**
+ * Appends a state to the track's stream in one MULTI; throws the first command's error. The
+ * transcoder publishes each state it writes, the Worker the fresh start of a retry by hand.
+ */
+export async function publishTrackState(
+  redis: TrackStateRedis,
+  trackId: string,
+  state: TrackState,
+): Promise<void> {
+  const results = (await redis.multi(trackStateCommands(trackId, state)).exec()) ?? [];
+  const failed = results.find(([error]) => error);
+  if (failed?.[0]) throw failed[0];
 }

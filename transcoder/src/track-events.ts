@@ -1,4 +1,4 @@
-import { type TrackState, trackStateCommands } from "@edge-music/contracts";
+import { publishTrackState, type TrackState } from "@edge-music/contracts";
 import type { Cluster, Redis } from "ioredis";
 import { log } from "./log.ts";
 
@@ -13,9 +13,7 @@ export function trackEvents(redis: Redis | Cluster): TrackEvents {
   return {
     async publish(trackId, state) {
       try {
-        const results = (await redis.multi(trackStateCommands(trackId, state)).exec()) ?? [];
-        const failed = results.find(([error]) => error);
-        if (failed) throw failed[0];
+        await publishTrackState(redis, trackId, state);
       } catch (error) {
         log.warn("track state not published", { trackId, error: (error as Error).message });
       }

@@ -1,9 +1,4 @@
-import {
-  TRACK_EVENTS_FIELD,
-  TrackState,
-  trackEventsKey,
-  trackStateCommands,
-} from "@edge-music/contracts";
+import { TRACK_EVENTS_FIELD, TrackState, trackEventsKey } from "@edge-music/contracts";
 import { createRequestRedis, type RedisClient } from "./redis.ts";
 
 /** One entry of a track's event stream: its id (the SSE id) and the state it carries. */
@@ -70,15 +65,4 @@ export async function nextTrackEvents(
     [key: string, entries: Entries]
   > | null;
   return toEvents(answer?.[0]?.[1]);
-}
-
-/** Publishes a state the Worker wrote (a retry starting over), as the transcoder does its own. */
-export async function publishTrackState(
-  redis: RedisClient,
-  trackId: string,
-  state: TrackState,
-): Promise<void> {
-  const results = (await redis.multi(trackStateCommands(trackId, state)).exec()) ?? [];
-  const failed = results.find(([error]) => error);
-  if (failed) throw failed[0];
 }

@@ -1,13 +1,10 @@
-import { type TrackState, trackEventsKey } from "@edge-music/contracts";
+import { publishTrackState, type TrackState, trackEventsKey } from "@edge-music/contracts";
 import { tracks } from "@edge-music/db";
 import { eq } from "drizzle-orm";
 import { type EventSourceMessage, EventSourceParserStream } from "eventsource-parser/stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { createRequestRedis } from "../../../src/connections/redis.ts";
-import {
-  LISTENER_CONNECTION_NAME,
-  publishTrackState,
-} from "../../../src/connections/track-events.ts";
+import { LISTENER_CONNECTION_NAME } from "../../../src/connections/track-events.ts";
 import { Client, registerAccount } from "../../support/auth.ts";
 import { CLOSED_PORT, testBindings } from "../../support/env.ts";
 import { insertTrack, withDb } from "../../support/factories.ts";

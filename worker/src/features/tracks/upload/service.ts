@@ -1,7 +1,7 @@
+import { publishTrackState } from "@edge-music/contracts";
 import { albums, FOREIGN_KEY_VIOLATION, pgErrorCode, tracks } from "@edge-music/db";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { enqueueConversion, requeueConversion } from "../../../connections/queue.ts";
-import { publishTrackState } from "../../../connections/track-events.ts";
 import {
   ConflictError,
   NotFoundError,
