@@ -24,8 +24,6 @@ import { ACCOUNT_KINDS } from "./security/account-kinds.ts";
 import { validationHook } from "./validation/validator.ts";
 
 export const API_PREFIX = "/api/v1";
-/** The routes answering Server-Sent Events. */
-const EVENT_STREAM_PATH = /^\/api\/v1\/tracks\/[^/]+\/events$/;
 
 export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -36,12 +34,16 @@ export function createApp() {
   app.use(`${API_PREFIX}/*`, originCheck);
   app.use(`${API_PREFIX}/*`, jsonBodyLimit);
   // Successful GETs carry an ETag (the object's for media, a digest of the body otherwise) and
-  // answer a matching If-None-Match with 304 and no body. Not an event stream: its digest would
-  // wait for the end of a stream that lasts as long as its listener.
+  // answer a matching If-None-Match with 304 and no body. The route answers first; an event
+  // stream is never digested, as its digest would wait for the end of a stream that lasts as long
+  // as its listener (the tagging then runs on the answer as it is: its own `next` does nothing).
   const digestTag = etag();
-  app.use(`${API_PREFIX}/*`, (c, next) =>
-    EVENT_STREAM_PATH.test(c.req.path) ? next() : digestTag(c, next),
-  );
+  app.use(`${API_PREFIX}/*`, async (c, next) => {
+    await next();
+    if (!c.res.headers.get("content-type")?.startsWith("text/event-stream")) {
+      await digestTag(c, async () => {});
+    }
+  });
 
   app.route(`${API_PREFIX}/health`, healthRoutes);
   app.route(`${API_PREFIX}/users/auth`, authRoutes(ACCOUNT_KINDS.user));
