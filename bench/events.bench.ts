@@ -134,23 +134,28 @@ try {
   const xactBefore = await transactions();
   const clientsHeld = await redisClients();
   const rssHeld = (await memoryOf(workerd)).rssKb;
+  /** Every track's state, as the transcoder publishes it, in one pipeline (all at one instant). */
+  const publishAll = async (status: TrackState["processingStatus"], progress: number) => {
+    const batch = redis.pipeline();
+    for (const trackId of trackIds) {
+      const state: TrackState = {
+        processingStatus: status,
+        processingProgress: progress,
+        processingError: null,
+        processingAttempts: 1,
+      };
+      for (const [command = "", ...args] of trackStateCommands(trackId, state)) {
+        batch.call(command, ...args);
+      }
+    }
+    await batch.exec();
+  };
   const published = new Map<number, number>();
   for (let round = 1; round <= ROUNDS; round++) {
     await new Promise((r) => setTimeout(r, (HOLD_S * 1000) / (ROUNDS + 1)));
     const progress = round * 10;
     published.set(progress, performance.now());
-    const batch = redis.pipeline();
-    for (const trackId of trackIds) {
-      for (const command of trackStateCommands(trackId, {
-        processingStatus: "PROCESSING",
-        processingProgress: progress,
-        processingError: null,
-        processingAttempts: 1,
-      })) {
-        batch.call(command[0] ?? "", ...command.slice(1));
-      }
-    }
-    await batch.exec();
+    await publishAll("PROCESSING", progress);
   }
   const quietS = 16;
   await new Promise((r) => setTimeout(r, quietS * 1000));
@@ -160,18 +165,7 @@ try {
 
   // The end: READY for every track; every stream should end.
   published.set(100, performance.now());
-  const end = redis.pipeline();
-  for (const trackId of trackIds) {
-    for (const command of trackStateCommands(trackId, {
-      processingStatus: "READY",
-      processingProgress: 100,
-      processingError: null,
-      processingAttempts: 1,
-    })) {
-      end.call(command[0] ?? "", ...command.slice(1));
-    }
-  }
-  await end.exec();
+  await publishAll("READY", 100);
   await Promise.race([Promise.all(done), new Promise((r) => setTimeout(r, 10_000))]);
 
   const delays: number[] = [];

@@ -10,7 +10,7 @@ import {
 } from "@edge-music/contracts";
 import { tracks } from "@edge-music/db";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import type { Storage } from "../src/storage.ts";
 import { createHarness, payloadOf } from "./support/harness.ts";
 import { expectOutputs } from "./support/outputs.ts";
@@ -81,17 +81,32 @@ async function loseOpusOutputUnder(workRoot: string): Promise<void> {
   throw new Error("no Opus output seen");
 }
 
+/**
+ * A conversion (1-s fixed backoff) whose first attempt `fault` breaks in the transcoder's work
+ * folder, once the track records that attempt's error.
+ */
+async function firstAttemptFailedBy(
+  context: TestContext,
+  fault: (workRoot: string) => Promise<unknown>,
+) {
+  const work = await tempDir();
+  context.onTestFinished(() => work.remove());
+  const { enqueue, settle, queue } = await h.startQueue(context, {
+    deps: { workRoot: work.path },
+  });
+  const track = await h.makeTrack(source);
+  const job = await enqueue(track, { backoff: { type: "fixed", delay: 1_000 } });
+  await fault(work.path);
+  const waiting = await h.waitForTrack(track.trackId, (r) => r.processingError !== null);
+  return { track, job, waiting, settle, queue };
+}
+
 describe.concurrent("recoverable failures", () => {
   it("an output lost on disk fails the output check: retried, not FAILED, READY next time", async (context) => {
-    const work = await tempDir();
-    context.onTestFinished(() => work.remove());
-    const { enqueue, settle, queue } = await h.startQueue(context, {
-      deps: { workRoot: work.path },
-    });
-    const track = await h.makeTrack(source);
-    const job = await enqueue(track, { backoff: { type: "fixed", delay: 1_000 } });
-    await loseOpusOutputUnder(work.path);
-    const waiting = await h.waitForTrack(track.trackId, (r) => r.processingError !== null);
+    const { track, job, waiting, settle, queue } = await firstAttemptFailedBy(
+      context,
+      loseOpusOutputUnder,
+    );
     expect(waiting).toMatchObject({
       processingStatus: "PROCESSING",
       processingAttempts: 1,
@@ -105,15 +120,10 @@ describe.concurrent("recoverable failures", () => {
   }, 90_000);
 
   it("ffmpeg killed mid-conversion: retried, READY on the second attempt", async (context) => {
-    const work = await tempDir();
-    context.onTestFinished(() => work.remove());
-    const { enqueue, settle, queue } = await h.startQueue(context, {
-      deps: { workRoot: work.path },
-    });
-    const track = await h.makeTrack(source);
-    const job = await enqueue(track, { backoff: { type: "fixed", delay: 1_000 } });
-    await killFfmpegUnder(work.path);
-    const waiting = await h.waitForTrack(track.trackId, (r) => r.processingError !== null);
+    const { track, job, waiting, settle, queue } = await firstAttemptFailedBy(
+      context,
+      killFfmpegUnder,
+    );
     expect(waiting).toMatchObject({
       processingStatus: "PROCESSING",
       processingAttempts: 1,

@@ -1,6 +1,6 @@
 import { type Schema, Validator } from "@cfworker/json-schema";
 import { createApp } from "../../src/app.ts";
-import { openApiDocument } from "../../src/openapi/document.ts";
+import { openApiDocumentOf } from "../../src/openapi/reference.ts";
 
 /**
  * Every answer the tests get is checked against the OpenAPI document (the contract): the
@@ -40,7 +40,7 @@ let compiled: { document: Document; routes: Route[] } | undefined;
 
 function contract() {
   if (compiled) return compiled;
-  const document = createApp().getOpenAPI31Document(openApiDocument) as unknown as Document;
+  const document = openApiDocumentOf(createApp()) as unknown as Document;
   const routes: Route[] = [];
   for (const [template, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(item)) {
