@@ -30,8 +30,10 @@ export interface InfraInfo {
   /** The round-trip time the bridge adds to every exchange with the database (0: none). */
   dbRttMs: number;
   /**
-   * A second bridge in front of the same Postgres, used by one suite only, so that its count of
-   * round trips (`roundTripsUrl`) is that suite's alone: the round-trip budget test.
+   * A second bridge in front of the same Postgres, used by the round-trip tests only, so that its
+   * count of round trips (`roundTripsUrl`) is theirs alone; each test file counts the queries it
+   * sends to `<neonHttpEndpoint>/<scope>` at `<roundTripsUrl>/<scope>`, apart from files running
+   * beside it.
    */
   countingBridge?: { neonWsProxy: string; neonHttpEndpoint: string; roundTripsUrl: string };
   redisUrl: string;

@@ -14,7 +14,10 @@ export interface NeonBridgeHandle {
   port: number;
   /** The round-trip time every exchange with the database is delayed by (0: none). */
   rttMs: number;
-  /** Where its count of round trips is read (`GET`: `{ roundTrips, http, wsHandshakes, wsReplies }`). */
+  /**
+   * Where its count of round trips is read (`GET`: `{ roundTrips, http, wsHandshakes, wsReplies }`);
+   * `<statsUrl>/<scope>`: the HTTP queries sent to `<httpUrl>/<scope>` alone.
+   */
   statsUrl: string;
   stop(): Promise<void>;
 }
@@ -64,13 +67,20 @@ export async function startNeonBridge(options: {
     sleep: sleepAtLeast,
     log: options.log,
   });
+  // HTTP queries sent to `/sql/<scope>` are also counted under that scope, so that test files
+  // running side by side each read their own count (`/round-trips/<scope>`).
+  const byScope = new Map<string, number>();
   const server: Server = createServer((req, res) => {
-    if (pathOf(req.url) === "/sql") {
+    const [, route, scope, ...rest] = pathOf(req.url).split("/");
+    if (route === "sql" && rest.length === 0) {
       count.http++;
+      if (scope) byScope.set(scope, (byScope.get(scope) ?? 0) + 1);
       return sql.handle(req, res);
     }
-    if (pathOf(req.url) === "/round-trips") {
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(total()));
+    if (route === "round-trips" && rest.length === 0) {
+      const http = byScope.get(scope ?? "") ?? 0;
+      const answer = scope ? { http, wsHandshakes: 0, wsReplies: 0, roundTrips: http } : total();
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answer));
       return;
     }
     res.writeHead(426, { "content-type": "text/plain" }).end("WebSocket upgrade required\n");
