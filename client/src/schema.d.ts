@@ -1183,7 +1183,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put?: never;
+        /**
+         * Reorder tracks
+         * @description `trackIds`: the playlist's tracks in their new order, as a permutation of the ids it lists now (`tracks` of GET /playlists/{id}): each of them exactly once, nothing else; 1–10000 ids (an empty playlist has nothing to reorder). An id repeated in `trackIds` (in any case) or that is not a UUID is 400 (`VALIDATION_FAILED`, the repeat's index in `errors`). A list that is not the playlist's current set of tracks (an id not in the playlist, or one of its tracks left out, as after a concurrent add or removal) is 409 (`CONFLICT`) with those ids in `extraTrackIds` and `omittedTrackIds`, and nothing changes: read the playlist again and send its new list. The comparison and the change happen at once, so no track added or removed meanwhile is lost or left unordered. A new order updates `updatedAt`; the same order changes nothing, not even `updatedAt`. Answers the playlist with its full track list in the new order. Only the owner may do this: another user gets 403, also for a private playlist.
+         */
+        put: operations["reorderPlaylistTracks"];
         /**
          * Add tracks
          * @description `trackIds`: 1–100 track ids; repeated ids count once (first occurrence). The tracks are appended in the given order after the current last track; tracks already in the playlist are skipped (they keep their place). All or nothing: if any id names no track, or a track that is not READY, the answer is 404 with those ids in `missingTrackIds` and nothing is added. A playlist holds at most 10000 tracks (409 beyond). Adding anything updates `updatedAt`. Answers the playlist with its full track list. Only the owner may do this: another user gets 403, also for a private playlist.
@@ -1723,7 +1727,10 @@ export interface components {
             [key: string]: unknown;
         };
         FieldError: {
-            /** @example body.email */
+            /**
+             * @description `<part>.<field>`: the part of the request (`json`, `form`, `query`, `param`, `header`) and the field in it.
+             * @example json.email
+             */
             path: string;
             /** @example Invalid email address */
             message: string;
@@ -2335,6 +2342,14 @@ export interface components {
             cover?: string;
         };
         AddPlaylistTracksRequest: {
+            /**
+             * @example [
+             *       "0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192"
+             *     ]
+             */
+            trackIds: string[];
+        };
+        ReorderPlaylistTracksRequest: {
             /**
              * @example [
              *       "0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192"
@@ -8466,6 +8481,122 @@ export interface operations {
             };
             /** @description The body is larger than the limit. */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reorderPlaylistTracks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReorderPlaylistTracksRequest"];
+            };
+        };
+        responses: {
+            /** @description The playlist with its tracks in the new order. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Playlist"];
+                };
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state (for example a taken username). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body's Content-Type is not one the operation takes, or an uploaded file's type is not accepted. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];

@@ -529,6 +529,21 @@ const BUDGETS: Record<string, Budget> = {
       return { ...call, json: { trackIds: [await readyTrackId()] } };
     },
   },
+  "PUT /api/v1/playlists/{id}/tracks": {
+    trips: 1,
+    prepare: async () => {
+      const owner = await registerAccount("user");
+      const trackIds = [await readyTrackId(), await readyTrackId()];
+      const id = await playlistOf(owner);
+      await owner.client.post(`/api/v1/playlists/${id}/tracks`, { trackIds });
+      return {
+        client: owner.client,
+        method: "PUT",
+        path: `/api/v1/playlists/${id}/tracks`,
+        json: { trackIds: [...trackIds].reverse() },
+      };
+    },
+  },
   "DELETE /api/v1/playlists/{id}/tracks/{trackId}": {
     trips: 1,
     prepare: async () => {

@@ -82,7 +82,10 @@ export class NotFoundError extends AppError {
 }
 
 export class ConflictError extends AppError {
-  constructor(message: string, options: { cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    options: { cause?: unknown; extensions?: Record<string, unknown> } = {},
+  ) {
     super("CONFLICT", message, options);
   }
 }

@@ -4,7 +4,11 @@ import { type HeaderName, responseHeaders } from "./headers.ts";
 
 export const FieldErrorSchema = z
   .object({
-    path: z.string().openapi({ example: "body.email" }),
+    path: z.string().openapi({
+      example: "json.email",
+      description:
+        "`<part>.<field>`: the part of the request (`json`, `form`, `query`, `param`, `header`) and the field in it.",
+    }),
     message: z.string().openapi({ example: "Invalid email address" }),
     code: z.string().optional().openapi({ example: "invalid_format" }),
   })

@@ -19,6 +19,13 @@ const routes: ProtectedRoute[] = [
     owned: true,
   },
   {
+    method: "PUT",
+    path: (o) => ownPlaylist(o, "/tracks"),
+    kind: "user",
+    body: { trackIds: [crypto.randomUUID()] },
+    owned: true,
+  },
+  {
     method: "DELETE",
     path: (o) => ownPlaylist(o, `/tracks/${crypto.randomUUID()}`),
     kind: "user",

@@ -8,7 +8,7 @@ interface Operation {
 }
 
 describe("playlists in the API reference", () => {
-  it("documents all ten routes with their statuses and both update bodies", async () => {
+  it("documents all eleven routes with their statuses and both update bodies", async () => {
     const response = await new Client().get("/api/v1/openapi.json");
     expect(response.status).toBe(200);
     const doc = (await response.json()) as {
@@ -24,6 +24,7 @@ describe("playlists in the API reference", () => {
       ["/{id}", "put", ["200", "400", "401", "403", "404", "413", "415"]],
       ["/{id}", "delete", ["204", "400", "401", "403", "404"]],
       ["/{id}/tracks", "post", ["200", "400", "401", "403", "404", "409"]],
+      ["/{id}/tracks", "put", ["200", "400", "401", "403", "404", "409", "413", "415"]],
       ["/{id}/tracks/{trackId}", "delete", ["200", "400", "401", "403", "404"]],
       ["/{id}/like", "post", ["200", "400", "401", "403", "404"]],
       ["/{id}/like", "delete", ["200", "400", "401", "403", "404"]],

@@ -66,6 +66,26 @@ export const AddTracksBody = z
   })
   .openapi("AddPlaylistTracksRequest");
 
+/** The playlist's tracks in a new order: each of its (listed) tracks exactly once. */
+export const ReorderTracksBody = z
+  .object({
+    trackIds: z
+      // Lower case, so that one id in two cases is caught as a repeat.
+      .array(z.uuid().toLowerCase())
+      .min(1, "at least 1 track id")
+      .max(PLAYLIST_TRACKS_MAX, `at most ${PLAYLIST_TRACKS_MAX} track ids`)
+      .superRefine((ids, ctx) => {
+        const first = new Map<string, number>();
+        ids.forEach((id, index) => {
+          const seen = first.get(id);
+          if (seen === undefined) first.set(id, index);
+          else ctx.addIssue({ code: "custom", path: [index], message: `repeats item ${seen}` });
+        });
+      })
+      .openapi({ uniqueItems: true, example: ["0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192"] }),
+  })
+  .openapi("ReorderPlaylistTracksRequest");
+
 export const TrackParams = z.object({ id: uuidParam("id"), trackId: uuidParam("trackId") });
 
 const Counts = z.object({ tracks: z.number().int(), likes: z.number().int() });

@@ -1,10 +1,10 @@
-import { playlists, playlistTracks, tracks } from "@edge-music/db";
-import { and, count, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { playlistTracks, tracks } from "@edge-music/db";
+import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { ConflictError, NotFoundError } from "../../../errors/app-error.ts";
-import type { Principal } from "../../../security/principal.ts";
 import { isReady, playlistRow, playlistTrackRows, toPlaylist } from "../queries.ts";
 import { PLAYLIST_TRACKS_MAX, type PlaylistOut } from "../schema.ts";
 import { assertOwnRow, ownerRow, type PlaylistDeps } from "../service.ts";
+import { changeAndTouch, ownedBy, reorderAndTouch } from "./queries.ts";
 
 /**
  * POST /playlists/:id/tracks: appends the tracks in the given order after the current last one,
@@ -109,22 +109,40 @@ export async function removeTrack(
   return readBack(row, trackRows);
 }
 
-/** SQL: the playlist is the caller's (the same rule, in the statement that writes). */
-const ownedBy = (id: string, principal: Principal) =>
-  sql`exists (select from ${playlists} where ${playlists.id} = ${id} and ${playlists.userId} = ${principal.id})`;
-
 /**
- * One statement: `write` (an insert or delete, guarded by its own conditions, after the CTEs of
- * `prelude`) and, when it wrote a row, the playlist's `updated_at` touched; answers `changed`.
+ * PUT /playlists/:id/tracks: the playlist's tracks in the order of `trackIds`, which must hold each
+ * listed track exactly once (distinct ids, checked by the schema). One batch, so one round trip:
+ * the playlist row locked and read (owner, existence; concurrent edits of the playlist queue
+ * behind it), one statement that compares and reorders (`reorderAndTouch`), then the playlist
+ * read back. The owner is checked before the comparison is answered, so a stranger learns
+ * nothing of a playlist's tracks from a 409.
  */
-const changeAndTouch = (db: PlaylistDeps["db"], id: string, write: SQL, prelude = sql``) =>
-  db.execute<{ changed: number }>(sql`
-    with ${prelude} changed as (${write} returning 1), touched as (
-      update ${playlists} set ${sql.identifier(playlists.updatedAt.name)} = now()
-      where ${playlists.id} = ${id} and exists (select from changed)
-      returning 1
-    )
-    select count(*)::int as changed from changed`);
+export async function reorderTracks(
+  ctx: Pick<PlaylistDeps, "db" | "principal">,
+  id: string,
+  trackIds: string[],
+): Promise<PlaylistOut> {
+  const { db, principal } = ctx;
+  const [owner, reordered, row, trackRows] = await db.batch([
+    ownerRow(db, id, { lock: true }),
+    reorderAndTouch(db, id, principal, trackIds),
+    playlistRow(db, id),
+    playlistTrackRows(db, id),
+  ]);
+  assertOwnRow(owner, principal);
+  const { extra = [], omitted = [] } = reordered.rows[0] ?? {};
+  if (extra.length > 0 || omitted.length > 0) {
+    const parts = [
+      extra.length > 0 ? `not in the playlist: ${extra.join(", ")}` : "",
+      omitted.length > 0 ? `left out: ${omitted.join(", ")}` : "",
+    ];
+    throw new ConflictError(
+      `trackIds must list every track of the playlist exactly once (${parts.filter(Boolean).join("; ")}).`,
+      { extensions: { extraTrackIds: extra, omittedTrackIds: omitted } },
+    );
+  }
+  return readBack(row, trackRows);
+}
 
 /** The playlist as the batch read it back after the change. */
 function readBack(
