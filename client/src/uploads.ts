@@ -26,7 +26,7 @@ export interface UploadTrackInput {
   signal?: AbortSignal;
 }
 
-export interface DirectUploadInput extends Omit<UploadTrackInput, "signal"> {
+export interface DirectUploadInput extends UploadTrackInput {
   /** The file's type when the Blob has none (`audio/wav`, …). */
   contentType?: string;
   /** Parts sent at the same time (3 by default). */
@@ -89,8 +89,8 @@ export async function uploadTrack(ctx: UploadContext, input: UploadTrackInput): 
 
 /**
  * A large file straight to storage: POST /uploads, each part PUT to its presigned URL (its ETag
- * kept), then POST /uploads/{id}/complete: 202 with the track. On any failure the upload is
- * aborted (DELETE /uploads/{id}) and the error thrown.
+ * kept), then POST /uploads/{id}/complete: 202 with the track. On any failure, or when `signal`
+ * fires, the upload is aborted (DELETE /uploads/{id}) and the error thrown.
  */
 export async function directUpload(
   ctx: UploadContext,
@@ -120,6 +120,7 @@ export async function directUpload(
     const queue = [...started.parts];
     const sendParts = async () => {
       for (let part = queue.shift(); part; part = queue.shift()) {
+        input.signal?.throwIfAborted();
         const { partNumber, url } = part;
         const from = (partNumber - 1) * started.partSize;
         const response = await sendWithProgress(ctx.fetch, {
@@ -132,6 +133,7 @@ export async function directUpload(
             sent.set(partNumber, bytes);
             report();
           },
+          ...(input.signal ? { signal: input.signal } : {}),
         });
         const etag = response.headers.get("etag");
         await response.body?.cancel();

@@ -230,6 +230,24 @@ describe("uploads", () => {
     expectRisingToTheEnd(progress, file.size);
   });
 
+  test("a direct upload cancelled by its signal stops sending, aborts the upload and throws", async () => {
+    const { api, counted } = await newArtist();
+    const file = wavFile(9 * MIB);
+    const cancel = new AbortController();
+    const sending = api.directUpload({
+      file,
+      title: "Cancelled",
+      parallel: 1,
+      signal: cancel.signal,
+      // Cancelled as soon as the first bytes of the first part are on their way.
+      onProgress: (p) => p.loaded > 0 && cancel.abort(),
+    });
+    await expect(sending).rejects.toMatchObject({ name: "AbortError" });
+    expect(counted.count(/^PUT /)).toBe(1);
+    expect(counted.count(/\/complete$/)).toBe(0);
+    expect(counted.count(/^DELETE \/api\/v1\/uploads\//)).toBe(1);
+  });
+
   test("a refused direct upload is aborted and its problem thrown", async () => {
     const { api, counted } = await newArtist();
     // Declared as audio but not audio by its bytes: refused on completion.
