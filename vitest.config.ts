@@ -12,6 +12,7 @@ export default defineConfig({
       "stack",
       "stress",
       "transcoder",
+      "web",
       "worker",
     ],
     // Two files at a time (vitest's default here is one, on two cores): most files mostly wait on

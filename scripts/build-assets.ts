@@ -1,14 +1,19 @@
 // The Worker's static assets (wrangler.toml `[assets]`, served from our own origin before the
-// Worker for paths outside /api and /static): the API reference's script, copied from the pinned
-// @scalar/api-reference package, so the reference page loads nothing from another origin.
-// Run by every `./run …` (scripts/setup.sh); cheap when nothing changed.
-import { copyFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
+// Worker for paths outside /api and /static): the web player (web/, built by Vite) at /, and the
+// API reference's script, copied from the pinned @scalar/api-reference package, so neither loads
+// anything from another origin. Run by every `./run …` (scripts/setup.sh); when nothing the
+// player is made of changed since the last build, the build is skipped.
+import { createHash } from "node:crypto";
+import { copyFile, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist", "assets");
+const web = join(root, "web");
 const scalar = join(root, "worker", "node_modules", "@scalar", "api-reference");
+const STAMP = join(root, "dist", "web-build.stamp");
 
 /** Copies `from` to `to` unless `to` has the same size and is not older. */
 async function copyIfChanged(from: string, to: string) {
@@ -18,6 +23,67 @@ async function copyIfChanged(from: string, to: string) {
   await copyFile(from, to);
 }
 
+async function* files(dir: string): AsyncGenerator<string> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* files(path);
+    else yield path;
+  }
+}
+
+/** What the player's build depends on: its sources, the client's, the lockfile (paths, sizes, times). */
+async function webInputs(): Promise<string> {
+  const hash = createHash("sha256");
+  const inputs = [
+    join(web, "index.html"),
+    join(web, "vite.config.ts"),
+    join(web, "package.json"),
+    join(root, "pnpm-lock.yaml"),
+  ];
+  for (const dir of [join(web, "src"), join(root, "client", "src")]) {
+    for await (const file of files(dir)) inputs.push(file);
+  }
+  for (const file of inputs.sort()) {
+    const s = await stat(file);
+    hash.update(`${file}\0${s.size}\0${s.mtimeMs}\n`);
+  }
+  return hash.digest("hex");
+}
+
+async function buildWeb(): Promise<void> {
+  const inputs = await webInputs();
+  const built = await readFile(STAMP, "utf8").catch(() => "");
+  const present = await stat(join(out, "index.html")).catch(() => undefined);
+  if (built === inputs && present) return;
+  const vite = createRequire(join(web, "package.json")).resolve("vite");
+  // Resolved from web/ (the root does not depend on Vite).
+  const { build } = (await import(pathToFileURL(vite).href)) as {
+    build(config: Record<string, unknown>): Promise<unknown>;
+  };
+  // Straight into the assets folder, emptied first: no file of an older build stays behind.
+  await build({
+    root: web,
+    configFile: join(web, "vite.config.ts"),
+    logLevel: "warn",
+    build: { outDir: out, emptyOutDir: true },
+  });
+  await writeFile(STAMP, inputs);
+}
+
+/** Extra origins the player may send requests to (space- or comma-separated), checked. */
+function connectSources(): string[] {
+  const list = (process.env.WEB_CONNECT_SRC ?? "").split(/[\s,]+/).filter(Boolean);
+  return list.map((value) => {
+    const url = new URL(value);
+    if (!["https:", "http:"].includes(url.protocol) || url.origin !== value.replace(/\/$/, "")) {
+      throw new Error(`WEB_CONNECT_SRC takes origins (https://host[:port]), not ${value}`);
+    }
+    return url.origin;
+  });
+}
+
+await buildWeb();
+
 const { version } = JSON.parse(await readFile(join(scalar, "package.json"), "utf8")) as {
   version: string;
 };
@@ -26,14 +92,35 @@ await copyIfChanged(
   join(out, "api-reference", "standalone.js"),
 );
 await writeFile(join(out, "api-reference", "VERSION"), `${version}\n`);
-// Workers static assets read `_headers` (Netlify's format): the script is revalidated (ETag) and
-// may be used by any page of ours only.
+// Workers static assets read `_headers` (Netlify's format). The player's pages: nothing from
+// another origin (media and hls.js's worker from blob: URLs of this page), no framing. Hashed
+// files never change; the reference's script is revalidated (ETag) and may be used by our pages only.
 await writeFile(
   join(out, "_headers"),
   [
+    "/*",
+    `  Content-Security-Policy: ${[
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "img-src 'self' data: blob:",
+      "media-src 'self' blob:",
+      "worker-src 'self' blob:",
+      // A direct upload PUTs its parts to presigned storage URLs: the bucket's S3 origin
+      // (https://<account>.r2.cloudflarestorage.com) is added at build time by WEB_CONNECT_SRC.
+      ["connect-src 'self'", ...connectSources()].join(" "),
+      "object-src 'none'",
+      "base-uri 'none'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+    ].join("; ")}`,
+    "  X-Content-Type-Options: nosniff",
+    "  Referrer-Policy: same-origin",
+    "  Permissions-Policy: camera=(), microphone=(), geolocation=()",
+    "/assets/*",
+    "  Cache-Control: public, max-age=31536000, immutable",
     "/api-reference/*",
     "  Cache-Control: public, max-age=3600, must-revalidate",
-    "  X-Content-Type-Options: nosniff",
     "  Cross-Origin-Resource-Policy: same-origin",
     "",
   ].join("\n"),

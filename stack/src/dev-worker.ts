@@ -95,7 +95,9 @@ export function stackWorkerVars(
     NEON_HTTP_ENDPOINT: infra.neonHttpEndpoint,
     REDIS_URL: infra.redisUrl,
     PUBLIC_BASE_URL: publicBaseUrl,
-    FRONTEND_URL: "http://localhost:5173",
+    // The web player is served by the Worker itself (static assets at /): OAuth returns, reset
+    // and verification links lead there.
+    FRONTEND_URL: publicBaseUrl,
     LOG_LEVEL: "warn",
     JWT_SECRET: randomBytes(32).toString("base64url"),
     ENCRYPTION_KEY: randomBytes(32).toString("base64"),
@@ -129,11 +131,17 @@ export async function writeEnvFile(
  */
 export async function startStackWorker(
   infra: InfraInfo,
-  options: { tmp: string; log?: (line: string) => void; inspectorPort?: number },
+  options: {
+    tmp: string;
+    log?: (line: string) => void;
+    inspectorPort?: number;
+    /** Variables over the stack's (the OAuth stand-ins', …). */
+    vars?: Record<string, string>;
+  },
 ): Promise<DevWorker> {
   const port = await freePort();
   const envFile = join(options.tmp, "worker.env");
-  await writeEnvFile(envFile, stackWorkerVars(infra, `http://127.0.0.1:${port}`));
+  await writeEnvFile(envFile, stackWorkerVars(infra, `http://127.0.0.1:${port}`, options.vars));
   return await startDevWorker({
     config: join(root, "wrangler.toml"),
     port,

@@ -2,11 +2,19 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrate } from "@edge-music/db/migrate";
-import { logTail, startInfra, startStackWorker, startTranscoderProcess } from "@edge-music/stack";
+import {
+  logTail,
+  standInOAuthVars,
+  startInfra,
+  startStackWorker,
+  startTranscoderProcess,
+} from "@edge-music/stack";
 
 export interface LocalStack {
   /** The Worker's origin, e.g. http://127.0.0.1:40123. */
   apiUrl: string;
+  /** The stand-ins' origin: the OAuth providers (Google, Facebook) the Worker signs in with. */
+  standInsUrl: string;
   /** The last lines of the Worker's and the transcoder's logs, for failure messages. */
   logs(): string;
   stop(): Promise<void>;
@@ -16,7 +24,8 @@ export interface LocalStack {
  * The whole stack as `./run dev` runs it, but private to one test file: its own infrastructure
  * (its own Redis, so no other suite's jobs on `audio-processing` reach this transcoder, and no
  * other transcoder takes this suite's), a migrated database, the real Worker under wrangler with
- * STORAGE_DRIVER=s3 and the real transcoder as its own process. On a failed start whatever
+ * STORAGE_DRIVER=s3 and sign-in through the OAuth stand-ins, and the real transcoder as its own
+ * process. On a failed start whatever
  * already runs is stopped.
  */
 export async function startLocalStack(): Promise<LocalStack> {
@@ -38,14 +47,18 @@ export async function startLocalStack(): Promise<LocalStack> {
     });
     stops.push(() => transcoder.stop(15_000));
 
-    const worker = await startStackWorker(infra, { tmp, log: tail.add("worker") });
+    const worker = await startStackWorker(infra, {
+      tmp,
+      log: tail.add("worker"),
+      vars: standInOAuthVars(infra.standIns.url),
+    });
     stops.push(worker.stop);
     // The transcoder validates its configuration at start: a bad one must fail here, not as a
     // track that never converts.
     if (transcoder.child.exitCode !== null) {
       throw new Error(`the transcoder exited at start:\n${tail.text()}`);
     }
-    return { apiUrl: worker.url, logs: tail.text, stop: stopAll };
+    return { apiUrl: worker.url, standInsUrl: infra.standIns.url, logs: tail.text, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

@@ -1,0 +1,376 @@
+// The web player (web/) in a real browser (Debian's Chromium through playwright-core), served by
+// the local stack's Worker at / with the API: a listener signs up, searches as they type, plays a
+// track (the audio advances, hls.js picks a quality), builds a playlist and likes the artist; an
+// artist signs up, uploads a file, watches it reach READY, and sees a broken upload's reason.
+// Nothing is requested from another origin and no page error or CSP breach happens on the way.
+// With SCREENSHOTS=<folder>, the main screens are saved there (desktop and phone width).
+import { randomBytes } from "node:crypto";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { registerArtist, uploadTrack, waitUntilReady } from "./support/api.ts";
+import { launchChromium } from "./support/browser-player.ts";
+import { type LocalStack, startLocalStack } from "./support/local-stack.ts";
+import { makeMp3Source } from "./support/media.ts";
+
+const SCREENSHOTS = process.env.SCREENSHOTS ? resolve(process.env.SCREENSHOTS) : undefined;
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 375, height: 812 };
+
+let stack: LocalStack;
+let browser: Browser;
+let work: string;
+let mp3: string;
+/** A READY track made through the API, for the listener's flow. */
+let seeded: { title: string; artist: string; trackId: string; artistId: string };
+
+/** What a page did that it must not: requests elsewhere, CSP breaches, uncaught errors. */
+interface Watch {
+  page: Page;
+  context: BrowserContext;
+  problems: string[];
+}
+
+async function open(
+  viewport = DESKTOP,
+  options: { bypassCSP?: boolean; allow?: string[] } = {},
+): Promise<Watch> {
+  const allowed = [new URL(stack.apiUrl).origin, ...(options.allow ?? [])];
+  const context = await browser.newContext({
+    viewport,
+    deviceScaleFactor: 1,
+    ...(options.bypassCSP ? { bypassCSP: true } : {}),
+  });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  await context.route(
+    (url) => !allowed.includes(url.origin) && !["data:", "blob:"].includes(url.protocol),
+    (route) => {
+      problems.push(`request to another origin: ${route.request().url()}`);
+      return route.abort();
+    },
+  );
+  page.on("console", (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  return { page, context, problems };
+}
+
+async function shoot(page: Page, name: string) {
+  if (!SCREENSHOTS) return;
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+async function signUp(page: Page, kind: "Listener" | "Artist", username: string) {
+  await page.goto(`${stack.apiUrl}/sign-up`);
+  await page.getByLabel(kind, { exact: true }).check();
+  await page.getByLabel("Username", { exact: true }).fill(username);
+  await page.getByLabel("Email", { exact: true }).fill(`${username}@example.test`);
+  await page.getByLabel("Password", { exact: true }).fill(`pw-${randomBytes(8).toString("hex")}`);
+  await page.getByRole("button", { name: "Create account" }).click();
+}
+
+const audioTime = (page: Page) =>
+  page.evaluate(
+    () => (document.getElementById("player-audio") as HTMLAudioElement | null)?.currentTime ?? 0,
+  );
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "edge-music-e2e-web-"));
+  mp3 = join(work, "web-tone.mp3");
+  [stack, browser] = await Promise.all([
+    startLocalStack(),
+    launchChromium(),
+    makeMp3Source(mp3, 20),
+  ]);
+  const artist = await registerArtist(stack.apiUrl);
+  const title = `Neon Web ${randomBytes(3).toString("hex")}`;
+  const { track } = await uploadTrack(stack.apiUrl, artist, mp3, title);
+  await waitUntilReady(stack.apiUrl, artist, track.id, 90_000);
+  const me = (await artist.api.GET("/api/v1/artists/auth/me")).data;
+  seeded = { title, artist: me?.username ?? "", trackId: track.id, artistId: me?.id ?? "" };
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe("the web player", () => {
+  test("serves the player at / and at any path of its own, with its Content-Security-Policy", async () => {
+    for (const path of ["/", "/artists/not-a-page-of-the-api", "/search?q=x"]) {
+      const answer = await fetch(`${stack.apiUrl}${path}`);
+      expect(answer.status, path).toBe(200);
+      expect(answer.headers.get("content-type")).toMatch(/text\/html/);
+      expect(answer.headers.get("content-security-policy")).toMatch(/default-src 'self'/);
+      expect(await answer.text()).toContain('<div id="app">');
+    }
+    // The API keeps its own answers: an unknown API path is a problem document, not the page.
+    const api = await fetch(`${stack.apiUrl}/api/v1/nothing-here`);
+    expect(api.status).toBe(404);
+    expect(api.headers.get("content-type")).toMatch(/application\/problem\+json/);
+  });
+
+  test("a listener signs up, searches as they type, plays a track, builds a playlist and likes the artist", async () => {
+    const { page, context, problems } = await open();
+    try {
+      const username = `listener_${randomBytes(3).toString("hex")}`;
+      await signUp(page, "Listener", username);
+      await page.waitForURL(`${stack.apiUrl}/`);
+      await expect
+        .poll(() => page.getByRole("link", { name: `Account: ${username}` }).count())
+        .toBe(1);
+      await shoot(page, "home-desktop");
+
+      // Search as you type: no submit, results appear.
+      await page
+        .getByRole("searchbox", { name: /Search tracks/ })
+        .pressSequentially(seeded.title.slice(0, 8), { delay: 40 });
+      const found = page.getByRole("list", { name: "Tracks found" });
+      await found.getByRole("link", { name: seeded.title }).waitFor({ timeout: 15_000 });
+      expect(page.url()).toContain("/search?q=");
+
+      // Play: the audio advances and hls.js has chosen a quality.
+      await found.getByRole("button", { name: `Play ${seeded.title}` }).click();
+      await expect.poll(() => audioTime(page), { timeout: 30_000 }).toBeGreaterThan(2);
+      await expect.poll(() => page.getByTestId("quality").textContent()).toMatch(/^\d+ kbps$/);
+      await expect.poll(() => page.getByTestId("now-playing").textContent()).toBe(seeded.title);
+      await page.getByTestId("waveform").waitFor({ timeout: 10_000 });
+      await shoot(page, "playing-desktop");
+
+      // Keyboard: K pauses, the time stands still.
+      await page.locator("body").press("k");
+      await expect
+        .poll(() =>
+          page.evaluate(() => (document.getElementById("player-audio") as HTMLAudioElement).paused),
+        )
+        .toBe(true);
+      const stopped = await audioTime(page);
+      await page.waitForTimeout(500);
+      expect(await audioTime(page)).toBeCloseTo(stopped, 1);
+
+      // A playlist with the track.
+      await page.getByRole("link", { name: "Library" }).click();
+      await page.getByLabel("Playlist title").fill("Road trip");
+      await page.getByRole("button", { name: "Create playlist" }).click();
+      await page.waitForURL(/\/playlists\/[0-9a-f-]{36}$/);
+      // Within the page from here on (no reload): the player keeps its track.
+      const search = page.getByRole("searchbox", { name: /Search tracks/ });
+      await search.fill(seeded.title);
+      const again = page.getByRole("list", { name: "Tracks found" });
+      await again.getByRole("link", { name: seeded.title }).click();
+      await page.getByLabel("Playlist", { exact: true }).selectOption({ label: "Road trip" });
+      await page.getByRole("button", { name: "Add to playlist" }).click();
+      await page.getByText("Added to Road trip.").waitFor();
+      await page.getByRole("link", { name: "Library" }).click();
+      await page
+        .getByRole("link", { name: /Road trip/ })
+        .first()
+        .click();
+      await page
+        .getByRole("list", { name: /Tracks/ })
+        .getByRole("link", { name: seeded.title })
+        .waitFor();
+      await shoot(page, "playlist-desktop");
+
+      // Like the artist.
+      await page.getByRole("link", { name: seeded.artist }).first().click();
+      await page.waitForURL(/\/artists\/[0-9a-f-]{36}$/);
+      const like = page.getByRole("button", { name: /^Like/ });
+      await like.click();
+      await expect.poll(() => like.getAttribute("aria-pressed")).toBe("true");
+      const follow = page.getByRole("button", { name: `Follow ${seeded.artist}` });
+      await follow.click();
+      await page.getByRole("button", { name: `Following ${seeded.artist}` }).waitFor();
+
+      if (SCREENSHOTS) {
+        await page.setViewportSize(PHONE);
+        await shoot(page, "artist-phone");
+        await page.getByRole("link", { name: "Edge Music" }).click();
+        await page.getByRole("heading", { name: "Listen now" }).waitFor();
+        await shoot(page, "home-phone");
+      }
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("an artist signs up, uploads a file, watches it reach READY, and sees a broken upload's reason", async () => {
+    const { page, context, problems } = await open();
+    try {
+      const username = `artist_${randomBytes(3).toString("hex")}`;
+      await signUp(page, "Artist", username);
+      await page.waitForURL(`${stack.apiUrl}/studio`);
+
+      await page.goto(`${stack.apiUrl}/studio/upload`);
+      await page.getByLabel("Audio file").setInputFiles(mp3);
+      await page.getByLabel("Title", { exact: true }).fill("Studio tone");
+      await page.getByRole("button", { name: "Upload", exact: true }).click();
+      const status = page.getByRole("status").filter({ hasText: /Ready|Convert|Wait|Fail/ });
+      await status.filter({ hasText: "Ready" }).waitFor({ timeout: 90_000 });
+      await shoot(page, "upload-desktop");
+
+      // A file that looks like an MP3 but does not decode: FAILED, with the reason shown.
+      const broken = join(work, "broken.mp3");
+      await writeFile(
+        broken,
+        Buffer.concat([Buffer.from("ID3\x04\x00\x00\x00\x00\x00\x00"), randomBytes(64 * 1024)]),
+      );
+      await page.getByRole("link", { name: "Upload another" }).click();
+      await page.getByLabel("Audio file").setInputFiles(broken);
+      await page.getByLabel("Title", { exact: true }).fill("Broken take");
+      await page.getByRole("button", { name: "Upload", exact: true }).click();
+      await page
+        .getByRole("status")
+        .filter({ hasText: /Failed: \S+/ })
+        .waitFor({ timeout: 60_000 });
+
+      await page.goto(`${stack.apiUrl}/studio`);
+      await page
+        .getByText(/Failed: \S+/)
+        .first()
+        .waitFor();
+      await page.getByRole("button", { name: "Retry Broken take" }).waitFor();
+      await page.getByRole("link", { name: "Studio tone" }).waitFor();
+      await shoot(page, "studio-desktop");
+      if (SCREENSHOTS) {
+        await page.setViewportSize(PHONE);
+        await shoot(page, "studio-phone");
+      }
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("every main screen passes axe's WCAG 2.1 A/AA rules and fits a 375-px screen", async () => {
+    // axe-core is injected as a script of its own, which the pages' CSP would refuse: this
+    // context alone bypasses it (the other tests keep it, and fail on any breach).
+    const { page, context, problems } = await open(PHONE, { bypassCSP: true });
+    const axeSource = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+    const findings: string[] = [];
+    const check = async (path: string, heading: string | RegExp) => {
+      await page.goto(`${stack.apiUrl}${path}`);
+      await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+      await page.waitForLoadState("networkidle");
+      for (const viewport of [PHONE, DESKTOP]) {
+        await page.setViewportSize(viewport);
+        await page.addScriptTag({ path: axeSource });
+        const violations = await page.evaluate(async () => {
+          const axe = (
+            window as unknown as {
+              axe: {
+                run(
+                  ...args: unknown[]
+                ): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
+              };
+            }
+          ).axe;
+          const result = await axe.run(document, {
+            runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+          });
+          return result.violations.map(
+            (v) => `${v.id} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+          );
+        });
+        for (const v of violations) findings.push(`${path} (${viewport.width} px): ${v}`);
+      }
+      await page.setViewportSize(PHONE);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - window.innerWidth,
+      );
+      if (overflow > 0) findings.push(`${path}: ${overflow} px wider than a 375-px screen`);
+    };
+    try {
+      await check("/", "Listen now");
+      await check(`/search?q=${encodeURIComponent(seeded.title)}`, "Search");
+      await check(`/artists/${seeded.artistId}`, seeded.artist);
+      await check(`/tracks/${seeded.trackId}`, seeded.title);
+      await check("/sign-in", /Sign in/);
+      await check("/sign-up", /Create an account/);
+      await check("/forgot-password", /password/i);
+      await check("/shortcuts", "Keyboard shortcuts");
+
+      await signUp(page, "Listener", `a11y_${randomBytes(3).toString("hex")}`);
+      await page.waitForURL(`${stack.apiUrl}/`);
+      await check("/library", "Your library");
+      await page.getByLabel("Playlist title").fill("Checked");
+      await page.getByRole("button", { name: "Create playlist" }).click();
+      await page.waitForURL(/\/playlists\/[0-9a-f-]{36}$/);
+      await check(new URL(page.url()).pathname, "Checked");
+      await check("/following", "Following");
+      await check("/history", "History");
+      await check("/account", "Your account");
+      await page.getByRole("button", { name: "Sign out", exact: true }).click();
+      await page.waitForURL(`${stack.apiUrl}/`);
+
+      await signUp(page, "Artist", `a11y_artist_${randomBytes(3).toString("hex")}`);
+      await page.waitForURL(`${stack.apiUrl}/studio`);
+      await check("/studio", "Your tracks");
+      await check("/studio/upload", "Upload a track");
+      await check("/studio/albums", "Your albums");
+      await check("/studio/profile", "Your profile");
+      expect(findings).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("plays with the keyboard alone: / to search, Tab to a result, Enter to play, K to pause", async () => {
+    const { page, context, problems } = await open();
+    try {
+      await page.goto(`${stack.apiUrl}/`);
+      await page.getByRole("heading", { name: "Listen now" }).waitFor();
+      await page.keyboard.press("/");
+      await page.keyboard.type(seeded.title);
+      const play = page
+        .getByRole("list", { name: "Tracks found" })
+        .getByRole("button", { name: `Play ${seeded.title}` });
+      await play.waitFor();
+      let reached = false;
+      for (let i = 0; i < 30 && !reached; i++) {
+        await page.keyboard.press("Tab");
+        reached = await play.evaluate((button) => button === document.activeElement);
+      }
+      expect(reached, "Tab never reached the result's play button").toBe(true);
+      await page.keyboard.press("Enter");
+      await expect.poll(() => audioTime(page), { timeout: 30_000 }).toBeGreaterThan(1);
+      await page.keyboard.press("Escape");
+      await page.locator("body").focus();
+      await page.keyboard.press("k");
+      await expect
+        .poll(() =>
+          page.evaluate(() => (document.getElementById("player-audio") as HTMLAudioElement).paused),
+        )
+        .toBe(true);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("a listener signs in with Google (the stand-in provider) and comes back to the player signed in", async () => {
+    // The provider's pages are the one other origin a sign-in through it must reach.
+    const { page, context, problems } = await open(DESKTOP, {
+      allow: [new URL(stack.standInsUrl).origin],
+    });
+    try {
+      await page.goto(`${stack.apiUrl}/sign-in`);
+      await page.getByRole("link", { name: "Continue with Google" }).click();
+      await page.waitForURL(`${stack.apiUrl}/`);
+      await page.getByRole("link", { name: /^Account: / }).waitFor();
+      await page.getByRole("link", { name: "Library" }).waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

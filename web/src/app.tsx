@@ -1,0 +1,202 @@
+// The shell: a skip link, the header (search as you type, navigation by who is signed in), the
+// page of the URL, and the player bar. One file maps every path to its page.
+
+import { useEffect, useRef, useState } from "preact/hooks";
+import { ErrorBoundary, LocationProvider, Route, Router, useLocation } from "preact-iso";
+import { Account } from "./pages/account.tsx";
+import { AlbumPage } from "./pages/album.tsx";
+import { ArtistPage } from "./pages/artist.tsx";
+import { ForgotPassword, ResetPassword, SignIn, SignUp, VerifyEmail } from "./pages/auth.tsx";
+import { Home } from "./pages/home.tsx";
+import { Following, History, Library } from "./pages/library.tsx";
+import { PlaylistPage } from "./pages/playlist.tsx";
+import { Search } from "./pages/search.tsx";
+import { Studio, StudioAlbums, StudioProfile, Upload } from "./pages/studio.tsx";
+import { TrackPage } from "./pages/track.tsx";
+import { PlayerBar } from "./player/bar.tsx";
+import { installShortcuts, SHORTCUTS } from "./player/keys.ts";
+import { account, displayName, loadSession, signedInAs } from "./session.ts";
+import { PageTitle } from "./ui/parts.tsx";
+
+export function App() {
+  useEffect(() => {
+    void loadSession();
+    return installShortcuts();
+  }, []);
+  return (
+    // The router takes the clicks on links to its own pages; a link into the API (OAuth, a
+    // download) is a real navigation.
+    <LocationProvider scope={/^\/(?!api\/|static\/)/}>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <Header />
+      <main id="main" tabIndex={-1}>
+        <ErrorBoundary>
+          <Router>
+            <Route path="/" component={Home} />
+            <Route path="/search" component={Search} />
+            <Route path="/artists/:id" component={ArtistPage} />
+            <Route path="/albums/:id" component={AlbumPage} />
+            <Route path="/tracks/:id" component={TrackPage} />
+            <Route path="/playlists/:id" component={PlaylistPage} />
+            <Route path="/sign-in" component={SignIn} />
+            <Route path="/sign-up" component={SignUp} />
+            <Route path="/forgot-password" component={ForgotPassword} />
+            <Route path="/reset-password" component={ResetPassword} />
+            <Route path="/verify-email" component={VerifyEmail} />
+            <Route path="/account" component={Account} />
+            <Route path="/library" component={Library} />
+            <Route path="/following" component={Following} />
+            <Route path="/history" component={History} />
+            <Route path="/studio" component={Studio} />
+            <Route path="/studio/upload" component={Upload} />
+            <Route path="/studio/albums" component={StudioAlbums} />
+            <Route path="/studio/profile" component={StudioProfile} />
+            <Route path="/shortcuts" component={Shortcuts} />
+            <Route default component={NotFound} />
+          </Router>
+        </ErrorBoundary>
+      </main>
+      <PlayerBar />
+      <OAuthReturn />
+    </LocationProvider>
+  );
+}
+
+const SEARCH_PAUSE_MS = 200;
+
+function Header() {
+  const location = useLocation();
+  const onSearch = location.path === "/search";
+  const [text, setText] = useState(onSearch ? (location.query.q ?? "") : "");
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const kind = signedInAs.value;
+  const search = (value: string) => {
+    setText(value);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      const q = value.trim();
+      location.route(
+        q ? `/search?q=${encodeURIComponent(q)}` : "/search",
+        location.path === "/search",
+      );
+    }, SEARCH_PAUSE_MS);
+  };
+  return (
+    <header class="top">
+      <a href="/" class="brand">
+        Edge Music
+      </a>
+      <search class="top-search">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            search(text);
+          }}
+        >
+          <label for="search" class="visually-hidden">
+            Search tracks, artists, albums and playlists
+          </label>
+          <input
+            id="search"
+            type="search"
+            placeholder="Search"
+            autoComplete="off"
+            maxLength={200}
+            value={text}
+            onInput={(e) => search(e.currentTarget.value)}
+          />
+        </form>
+      </search>
+      <nav aria-label="Main">
+        <ul>
+          {kind === "user" && (
+            <>
+              <li>
+                <a href="/library">Library</a>
+              </li>
+              <li>
+                <a href="/following">Following</a>
+              </li>
+              <li>
+                <a href="/history">History</a>
+              </li>
+            </>
+          )}
+          {kind === "artist" && (
+            <>
+              <li>
+                <a href="/studio">Studio</a>
+              </li>
+              <li>
+                <a href="/studio/upload">Upload</a>
+              </li>
+            </>
+          )}
+          {account.value ? (
+            <li>
+              <a href="/account" aria-label={`Account: ${displayName.value}`}>
+                {displayName.value}
+              </a>
+            </li>
+          ) : account.value === null ? (
+            <>
+              <li>
+                <a href="/sign-in">Sign in</a>
+              </li>
+              <li>
+                <a href="/sign-up" class="button primary">
+                  Sign up
+                </a>
+              </li>
+            </>
+          ) : null}
+        </ul>
+      </nav>
+    </header>
+  );
+}
+
+/** Back from an OAuth provider: the API sent the browser to / with ?twoFactor= or ?error=. */
+function OAuthReturn() {
+  const location = useLocation();
+  useEffect(() => {
+    const { twoFactor, error } = location.query;
+    if (location.path !== "/" || !(twoFactor || error)) return;
+    const params = new URLSearchParams();
+    if (twoFactor) params.set("twoFactor", twoFactor);
+    if (error) params.set("error", error);
+    location.route(`/sign-in?${params}`, true);
+  }, [location.url]);
+  return null;
+}
+
+function Shortcuts() {
+  return (
+    <>
+      <PageTitle title="Keyboard shortcuts">Keyboard shortcuts</PageTitle>
+      <dl class="shortcuts">
+        {SHORTCUTS.map(([keys, what]) => (
+          <div key={keys}>
+            <dt>
+              <kbd>{keys}</kbd>
+            </dt>
+            <dd>{what}</dd>
+          </div>
+        ))}
+      </dl>
+    </>
+  );
+}
+
+function NotFound() {
+  return (
+    <>
+      <PageTitle title="Not found">Nothing here</PageTitle>
+      <p>
+        This page does not exist. <a href="/">Back to the start</a>.
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,149 @@
+// Signing in: email and password (then the second factor, for an account with 2FA), an identity
+// provider, or the second factor of a provider's sign-in that came back with ?twoFactor=required.
+
+import { useState } from "preact/hooks";
+import { useLocation } from "preact-iso";
+import type { Kind } from "../../api.ts";
+import { type Account, account, displayName, rememberedKind, signedIn } from "../../session.ts";
+import { Field, Form, PageTitle } from "../../ui/parts.tsx";
+import { completeSignIn, login } from "./auth-api.ts";
+import { asKind, CodeField, homeOf, KindChoice, OAuthLinks, read, StepHeading } from "./parts.tsx";
+
+const OAUTH_ERRORS: Record<string, string> = {
+  access_denied: "The sign-in with the provider was cancelled. Try again, or sign in another way.",
+  invalid_state:
+    "The sign-in with the provider could not be checked (it took too long, or began in another tab). Please try again.",
+  provider_error:
+    "The provider could not sign you in just now. Try again later, or sign in with your email and password.",
+};
+
+export function SignIn() {
+  const { query, route } = useLocation();
+  const done = (next: Account) => {
+    signedIn(next);
+    route(homeOf(next.kind));
+  };
+  const oauthError =
+    query.error &&
+    (OAUTH_ERRORS[query.error] ?? "The sign-in with the provider failed. Please try again.");
+  return (
+    <>
+      <PageTitle title="Sign in">Sign in</PageTitle>
+      {account.value && (
+        <p class="muted">
+          You are signed in as {displayName.value}. <a href="/account">Your account</a>
+        </p>
+      )}
+      {oauthError && (
+        <p class="error" role="alert">
+          {oauthError}
+        </p>
+      )}
+      {query.twoFactor === "required" ? (
+        <ProviderSecondFactor done={done} />
+      ) : (
+        <PasswordSignIn
+          initialKind={asKind(query.kind) ?? rememberedKind() ?? "user"}
+          done={done}
+        />
+      )}
+    </>
+  );
+}
+
+function PasswordSignIn({
+  initialKind,
+  done,
+}: {
+  initialKind: Kind;
+  done: (next: Account) => void;
+}) {
+  const [kind, setKind] = useState(initialKind);
+  // The password was right and a second factor is wanted: the same sign-in is sent again with it.
+  const [pending, setPending] = useState<{ email: string; password: string } | null>(null);
+  if (pending) {
+    return (
+      <>
+        <StepHeading>Two-factor authentication</StepHeading>
+        <Form
+          label="Second factor"
+          submit="Verify"
+          onSubmit={async (data) => {
+            const next = await login(kind, { ...pending, code: read(data, "code").trim() });
+            if (!next) throw new Error("The code was not accepted. Please try again.");
+            done(next);
+          }}
+        >
+          <CodeField name="code" recovery />
+        </Form>
+        <button type="button" class="link" onClick={() => setPending(null)}>
+          Start again
+        </button>
+      </>
+    );
+  }
+  return (
+    <>
+      <Form
+        label="Sign in"
+        submit="Sign in"
+        onSubmit={async (data) => {
+          const credentials = {
+            email: read(data, "email").trim(),
+            password: read(data, "password"),
+          };
+          const next = await login(kind, credentials);
+          if (next) done(next);
+          else setPending(credentials);
+        }}
+      >
+        <KindChoice value={kind} onChange={setKind} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          required
+          autoComplete="email"
+          maxLength={254}
+        />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          required
+          autoComplete="current-password"
+          maxLength={128}
+        />
+      </Form>
+      <p>
+        <a href="/forgot-password">Forgot your password?</a>
+      </p>
+      <p class="muted">Or sign in with an account you already have:</p>
+      <OAuthLinks kind={kind} />
+      <p>
+        New here? <a href={`/sign-up?kind=${kind}`}>Create an account</a>.
+      </p>
+    </>
+  );
+}
+
+/** Back from a provider for an account with 2FA: the API keeps the pending sign-in in a cookie. */
+function ProviderSecondFactor({ done }: { done: (next: Account) => void }) {
+  const kind = rememberedKind() ?? "user";
+  return (
+    <>
+      <StepHeading>Two-factor authentication</StepHeading>
+      <p>Your account has two-factor authentication: enter a code to finish signing in.</p>
+      <Form
+        label="Second factor"
+        submit="Verify"
+        onSubmit={async (data) => done(await completeSignIn(kind, read(data, "code").trim()))}
+      >
+        <CodeField name="code" recovery />
+      </Form>
+      <p class="muted small">
+        The sign-in waits 5 minutes for the code. Too late? <a href="/sign-in">Sign in again</a>.
+      </p>
+    </>
+  );
+}

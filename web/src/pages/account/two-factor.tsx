@@ -1,0 +1,148 @@
+// Two-factor authentication (TOTP): set up (re-authenticate, scan, confirm with a first code),
+// then turn off or replace the recovery codes. Recovery codes are shown once, right here.
+import { useState } from "preact/hooks";
+import type { components, Kind } from "../../api.ts";
+import { Form } from "../../ui/parts.tsx";
+import {
+  confirmTwoFactor,
+  newRecoveryCodes,
+  startTwoFactor,
+  turnOffTwoFactor,
+} from "./auth-api.ts";
+import { CodeField, CurrentPasswordField, read, Status, StepHeading } from "./parts.tsx";
+
+type Setup = components["schemas"]["TwoFactorSetup"];
+
+const OTHERS_ENDED = "Every other session of the account was signed out.";
+
+/** Code and password of a re-authenticated operation (the password only when one was typed). */
+const reauth = (data: FormData, prefix: string) => ({
+  code: read(data, `${prefix}-code`).trim(),
+  password: read(data, `${prefix}-password`) || undefined,
+});
+
+export function TwoFactorSection({
+  kind,
+  enabled,
+  changed,
+}: {
+  kind: Kind;
+  enabled: boolean;
+  /** 2FA was turned on or off (other sessions ended); `on` is its state now. */
+  changed: (on: boolean) => void;
+}) {
+  const [setup, setSetup] = useState<Setup | null>(null);
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const start = async (data: FormData) => {
+    setStatus(null);
+    setSetup(await startTwoFactor(kind, { password: read(data, "setup-password") || undefined }));
+  };
+  const confirm = async (data: FormData) => {
+    const answer = await confirmTwoFactor(kind, { code: read(data, "setup-code").trim() });
+    setSetup(null);
+    setCodes(answer.recoveryCodes);
+    changed(true);
+  };
+  let body = null;
+  if (codes) {
+    body = <RecoveryCodes codes={codes} done={() => setCodes(null)} />;
+  } else if (setup) {
+    body = (
+      <>
+        <StepHeading level={3}>Scan the QR code</StepHeading>
+        <p>Scan it with your authenticator app, then enter the code the app shows.</p>
+        <img
+          class="qr"
+          src={`data:image/png;base64,${setup.qrCode}`}
+          alt="QR code for your authenticator app"
+        />
+        <p>
+          No camera? Enter this key in the app instead: <code class="break">{setup.secret}</code>
+        </p>
+        <Form label="Turn on two-factor authentication" submit="Turn on" onSubmit={confirm}>
+          <CodeField name="setup-code" />
+        </Form>
+        <button type="button" class="link" onClick={() => setSetup(null)}>
+          Cancel
+        </button>
+      </>
+    );
+  } else if (!enabled) {
+    body = (
+      <>
+        <p>Off. With it on, signing in also asks for a code from an authenticator app.</p>
+        <Form
+          label="Set up two-factor authentication"
+          submit="Set up two-factor authentication"
+          onSubmit={start}
+        >
+          <CurrentPasswordField name="setup-password" />
+        </Form>
+      </>
+    );
+  } else {
+    body = (
+      <>
+        <p>On: signing in asks for a code from your authenticator app.</p>
+        <h3 class="small-heading">Turn off two-factor authentication</h3>
+        <Form
+          label="Turn off two-factor authentication"
+          submit="Turn off"
+          onSubmit={async (data) => {
+            setStatus(null);
+            await turnOffTwoFactor(kind, reauth(data, "off"));
+            changed(false);
+            setStatus(`Two-factor authentication is off. ${OTHERS_ENDED}`);
+          }}
+        >
+          <CodeField name="off-code" />
+          <CurrentPasswordField name="off-password" />
+        </Form>
+        <h3 class="small-heading">Replace the recovery codes</h3>
+        <Form
+          label="New recovery codes"
+          submit="New recovery codes"
+          onSubmit={async (data) => {
+            setStatus(null);
+            setCodes((await newRecoveryCodes(kind, reauth(data, "codes"))).recoveryCodes);
+            changed(true);
+          }}
+        >
+          <p class="muted small">New codes replace the old ones, which stop working.</p>
+          <CodeField name="codes-code" />
+          <CurrentPasswordField name="codes-password" />
+        </Form>
+      </>
+    );
+  }
+  return (
+    <section aria-labelledby="two-factor-heading">
+      <h2 id="two-factor-heading">Two-factor authentication</h2>
+      {body}
+      <Status>{status}</Status>
+    </section>
+  );
+}
+
+function RecoveryCodes({ codes, done }: { codes: string[]; done: () => void }) {
+  return (
+    <>
+      <StepHeading level={3}>Your recovery codes</StepHeading>
+      <p>
+        Keep these codes somewhere safe, such as a password manager: each one signs you in once if
+        you lose your authenticator. They are shown only now. {OTHERS_ENDED}
+      </p>
+      <ol>
+        {codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ol>
+      <button type="button" class="primary" onClick={done}>
+        I have saved them
+      </button>
+    </>
+  );
+}

@@ -1,0 +1,40 @@
+// An album: its READY tracks in order, playable as a whole.
+import { api, unwrap } from "../api.ts";
+import { player } from "../player/engine.ts";
+import { Cover, ErrorMessage, Loading, PageTitle } from "../ui/parts.tsx";
+import { useResource } from "../ui/resource.ts";
+import { TrackList, toQueueItem } from "../ui/track-list.tsx";
+
+export function AlbumPage({ id }: { id: string }) {
+  const album = useResource(
+    async (signal) =>
+      unwrap(await api().GET("/api/v1/albums/{id}", { params: { path: { id } }, signal })),
+    [id],
+  );
+  if (album.error) return <ErrorMessage error={album.error} />;
+  if (!album.data) return <Loading />;
+  const a = album.data;
+  return (
+    <>
+      <header class="profile">
+        <Cover src={a.cover} size={128} alt={`Cover of ${a.title}`} />
+        <div>
+          <p class="muted small">Album{a.releasedAt ? ` · ${a.releasedAt}` : ""}</p>
+          <PageTitle title={a.title}>{a.title}</PageTitle>
+          <p>
+            <a href={`/artists/${a.artistId}`}>{a.artist.username}</a>
+          </p>
+          <button
+            type="button"
+            class="primary"
+            disabled={a.tracks.length === 0}
+            onClick={() => void player.playQueue(a.tracks.map((t) => toQueueItem(t)))}
+          >
+            Play album
+          </button>
+        </div>
+      </header>
+      <TrackList tracks={a.tracks} label={`Tracks of ${a.title}`} />
+    </>
+  );
+}

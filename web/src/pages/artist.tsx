@@ -1,0 +1,134 @@
+// An artist's page: profile, tracks (play all), albums; a signed-in listener follows or likes.
+import { useState } from "preact/hooks";
+import { api, unwrap } from "../api.ts";
+import { player } from "../player/engine.ts";
+import { account } from "../session.ts";
+import { useAction } from "../ui/action.ts";
+import { albumCard, Cards } from "../ui/cards.tsx";
+import { Cover, ErrorMessage, Loading, PageTitle } from "../ui/parts.tsx";
+import { useResource } from "../ui/resource.ts";
+import { TrackList, toQueueItem } from "../ui/track-list.tsx";
+
+export function ArtistPage({ id }: { id: string }) {
+  const page = useResource(
+    async (signal) => {
+      const client = api();
+      const path = { params: { path: { id } }, signal };
+      const [artist, tracks, albums] = await Promise.all([
+        client.GET("/api/v1/artists/{id}", path).then(unwrap),
+        client
+          .GET("/api/v1/artists/{id}/tracks", {
+            params: { path: { id }, query: { limit: 50 } },
+            signal,
+          })
+          .then(unwrap),
+        client.GET("/api/v1/artists/{id}/albums", path).then(unwrap),
+      ]);
+      return { artist, tracks, albums };
+    },
+    [id],
+  );
+  if (page.error) return <ErrorMessage error={page.error} />;
+  if (!page.data) return <Loading />;
+  const { artist, tracks, albums } = page.data;
+  return (
+    <>
+      <header class="profile">
+        <Cover src={artist.avatar} size={128} alt={`${artist.username}'s picture`} />
+        <div>
+          <p class="muted small">Artist</p>
+          <PageTitle title={artist.username}>{artist.username}</PageTitle>
+          {artist.bio && <p>{artist.bio}</p>}
+          <div class="row">
+            <button
+              type="button"
+              class="primary"
+              disabled={tracks.length === 0}
+              onClick={() =>
+                void player.playQueue(tracks.map((t) => toQueueItem(t, artist.username)))
+              }
+            >
+              Play all
+            </button>
+            {account.value?.kind === "user" && (
+              <FollowAndLike artistId={artist.id} name={artist.username} />
+            )}
+          </div>
+        </div>
+      </header>
+      <section aria-labelledby="artist-tracks">
+        <h2 id="artist-tracks">Tracks</h2>
+        <TrackList
+          tracks={tracks}
+          label={`Tracks of ${artist.username}`}
+          artistName={artist.username}
+        />
+      </section>
+      <section aria-labelledby="artist-albums">
+        <h2 id="artist-albums">Albums</h2>
+        <Cards
+          label={`Albums of ${artist.username}`}
+          empty="No albums yet."
+          items={albums.map((a) => albumCard(a, a.releasedAt?.slice(0, 4)))}
+        />
+      </section>
+    </>
+  );
+}
+
+/**
+ * Follow and like. Whether the listener follows is read from their follows (first 100); the API
+ * has no read of one's likes, so "Like" starts unpressed and shows the answer of each press.
+ */
+function FollowAndLike({ artistId, name }: { artistId: string; name: string }) {
+  const client = api("user");
+  const follows = useResource(
+    async (signal) =>
+      unwrap(
+        await client.GET("/api/v1/artists/me/following", {
+          params: { query: { limit: 100 } },
+          signal,
+        }),
+      ).some((a) => a.id === artistId),
+    [artistId],
+  );
+  const [liked, setLiked] = useState<{ liked: boolean; count: number } | null>(null);
+  const { busy, error, run } = useAction();
+  const path = { params: { path: { id: artistId } } };
+  const following = follows.data ?? false;
+  return (
+    <>
+      <button
+        type="button"
+        aria-pressed={following}
+        disabled={busy || follows.loading}
+        onClick={() =>
+          run(async () => {
+            if (following) unwrap(await client.DELETE("/api/v1/artists/{id}/follow", path));
+            else unwrap(await client.POST("/api/v1/artists/{id}/follow", path));
+            follows.set(!following);
+          })
+        }
+      >
+        {following ? `Following ${name}` : `Follow ${name}`}
+      </button>
+      <button
+        type="button"
+        aria-pressed={liked?.liked ?? false}
+        disabled={busy}
+        onClick={() =>
+          run(async () => {
+            const state = liked?.liked
+              ? unwrap(await client.DELETE("/api/v1/artists/{id}/like", path))
+              : unwrap(await client.POST("/api/v1/artists/{id}/like", path));
+            setLiked({ liked: state.liked, count: state._count.likes });
+          })
+        }
+      >
+        {liked?.liked ? "Liked" : "Like"}
+        {liked && <span class="muted"> · {liked.count}</span>}
+      </button>
+      <ErrorMessage error={error} />
+    </>
+  );
+}

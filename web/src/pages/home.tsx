@@ -1,0 +1,53 @@
+// The front page: newest tracks, artists and public playlists (public reads, edge-cached).
+import { api, unwrap } from "../api.ts";
+import { artistCard, Cards, playlistCard } from "../ui/cards.tsx";
+import { ErrorMessage, Loading, PageTitle, plural } from "../ui/parts.tsx";
+import { useResource } from "../ui/resource.ts";
+import { TrackList } from "../ui/track-list.tsx";
+
+export function Home() {
+  const home = useResource(async (signal) => {
+    const client = api();
+    const [tracks, artists, playlists] = await Promise.all([
+      client.GET("/api/v1/tracks", { params: { query: { limit: 20 } }, signal }).then(unwrap),
+      client.GET("/api/v1/artists", { params: { query: { limit: 12 } }, signal }).then(unwrap),
+      client.GET("/api/v1/playlists", { params: { query: { limit: 12 } }, signal }).then(unwrap),
+    ]);
+    return { tracks, artists, playlists };
+  }, []);
+  return (
+    <>
+      <PageTitle title="Home">Listen now</PageTitle>
+      <ErrorMessage error={home.error} />
+      {home.loading && !home.data && <Loading />}
+      {home.data && (
+        <>
+          <section aria-labelledby="new-tracks">
+            <h2 id="new-tracks">New tracks</h2>
+            <TrackList tracks={home.data.tracks} label="New tracks" />
+          </section>
+          <section aria-labelledby="artists">
+            <h2 id="artists">Artists</h2>
+            <Cards
+              label="Artists"
+              empty="No artists yet."
+              items={home.data.artists.map((a) =>
+                artistCard(a, plural(a._count.followers, "follower")),
+              )}
+            />
+          </section>
+          <section aria-labelledby="playlists">
+            <h2 id="playlists">Public playlists</h2>
+            <Cards
+              label="Public playlists"
+              empty="No public playlists yet."
+              items={home.data.playlists.map((p) =>
+                playlistCard(p, plural(p._count.tracks, "track")),
+              )}
+            />
+          </section>
+        </>
+      )}
+    </>
+  );
+}

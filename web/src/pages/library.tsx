@@ -1,0 +1,5 @@
+// A listener's own things: their playlists (and a new one), the artists they follow, and what they
+// listened to lately.
+export { Following } from "./library/following.tsx";
+export { History } from "./library/history.tsx";
+export { Library } from "./library/playlists.tsx";

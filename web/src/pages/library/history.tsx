@@ -1,0 +1,186 @@
+import { useRef, useState } from "preact/hooks";
+import { api, type components, unwrap } from "../../api.ts";
+import { ErrorMessage, Loading, PageTitle } from "../../ui/parts.tsx";
+import { useResource } from "../../ui/resource.ts";
+import { TrackList } from "../../ui/track-list.tsx";
+import { ListenerOnly, useFocusAt, useLatest } from "./shared.tsx";
+
+type HistoryEntry = components["schemas"]["HistoryEntry"];
+
+const HISTORY_PAGE = 20;
+
+export function History() {
+  return (
+    <ListenerOnly title="History">
+      <HistoryPage />
+    </ListenerOnly>
+  );
+}
+
+// In the page's language (English), shown short ("3h ago") and read in full ("3 hours ago").
+const relative = {
+  narrow: new Intl.RelativeTimeFormat("en", { numeric: "auto", style: "narrow" }),
+  long: new Intl.RelativeTimeFormat("en", { numeric: "auto", style: "long" }),
+};
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ["year", 365 * 86400],
+  ["month", 30 * 86400],
+  ["week", 7 * 86400],
+  ["day", 86400],
+  ["hour", 3600],
+  ["minute", 60],
+];
+
+/** How long ago: "5m ago", "yesterday" (narrow); "5 minutes ago" (long). */
+function ago(iso: string, style: keyof typeof relative): string {
+  const seconds = (Date.parse(iso) - Date.now()) / 1000;
+  const [unit, size] = UNITS.find(([, s]) => Math.abs(seconds) >= s) ?? ["second", 1];
+  return relative[style].format(Math.round(seconds / size), unit);
+}
+
+/** Each track once, at its first (newest) place. */
+const merge = (a: HistoryEntry[], b: HistoryEntry[]) => {
+  const seen = new Set(a.map((e) => e.trackId));
+  return [...a, ...b.filter((e) => !seen.has(e.trackId))];
+};
+
+function HistoryPage() {
+  const client = api("user");
+  const read = (page: number, signal?: AbortSignal) =>
+    client
+      .GET("/api/v1/history", { params: { query: { page, limit: HISTORY_PAGE } }, signal })
+      .then(unwrap);
+  const history = useResource((signal) => read(1, signal), []);
+  const list = useLatest(history);
+  // Pages read so far, and entries removed since the last read: the later pages moved up by as
+  // many, so the next read starts that much earlier.
+  const paging = useRef({ pages: 1, removed: 0 });
+  const [more, setMore] = useState<boolean | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState("");
+  const [error, setError] = useState<unknown>(null);
+  const { box, focusAt } = useFocusAt("button[data-remove]");
+  const entries = history.data ?? [];
+  const full = more ?? entries.length + paging.current.removed >= HISTORY_PAGE;
+
+  // One write or read at a time. Buttons are not disabled meanwhile: a disabled button would
+  // drop the keyboard focus.
+  const running = useRef(false);
+  const run = async (action: () => Promise<void>) => {
+    if (running.current) return;
+    running.current = true;
+    setBusy(true);
+    setError(null);
+    setStatus("");
+    try {
+      await action();
+    } catch (e) {
+      setError(e);
+    } finally {
+      running.current = false;
+      setBusy(false);
+    }
+  };
+
+  const loadMore = () =>
+    run(async () => {
+      const { pages, removed } = paging.current;
+      const from = Math.max(1, pages + 1 - Math.ceil(removed / HISTORY_PAGE));
+      const answers = await Promise.all(
+        Array.from({ length: pages + 2 - from }, (_, i) => read(from + i)),
+      );
+      const shown = list.get().length;
+      const full = answers.at(-1)?.length === HISTORY_PAGE;
+      paging.current = { pages: pages + 1, removed: 0 };
+      setMore(full);
+      // The button goes with the last page: focus moves to the first entry it brought.
+      if (!full) focusAt(shown);
+      list.set(answers.reduce(merge, list.get()));
+    });
+
+  const remove = (entry: HistoryEntry) =>
+    run(async () => {
+      unwrap(
+        await client.DELETE("/api/v1/history/tracks/{trackId}", {
+          params: { path: { trackId: entry.trackId } },
+        }),
+      );
+      paging.current.removed += 1;
+      focusAt(list.get().findIndex((e) => e.id === entry.id));
+      list.set(list.get().filter((e) => e.id !== entry.id));
+      setStatus(`Removed ${entry.track.title} from history.`);
+    });
+
+  const clear = () => {
+    if (!confirm("Clear your whole listening history? This cannot be undone.")) return;
+    return run(async () => {
+      unwrap(await client.DELETE("/api/v1/history"));
+      paging.current = { pages: 1, removed: 0 };
+      setMore(false);
+      focusAt(0);
+      list.set([]);
+      setStatus("Your history is cleared.");
+    });
+  };
+
+  return (
+    <>
+      <PageTitle title="History">History</PageTitle>
+      <p role="status" class="muted">
+        {status}
+      </p>
+      <ErrorMessage error={history.error ?? error} />
+      {!history.data ? (
+        !history.error && <Loading />
+      ) : entries.length === 0 ? (
+        <p class="muted">Nothing yet: what you play appears here.</p>
+      ) : (
+        <div ref={box}>
+          <div class="row">
+            <button type="button" class="danger" onClick={clear}>
+              Clear history
+            </button>
+          </div>
+          <TrackList
+            tracks={entries.map((e) => e.track)}
+            label="Recently played"
+            actions={(track, i) => {
+              const entry = entries[i];
+              return (
+                entry && (
+                  // When above its button: the row keeps room for the title on a phone.
+                  <span class="stack center">
+                    <time
+                      class="muted small"
+                      dateTime={entry.listenedAt}
+                      title={new Date(entry.listenedAt).toLocaleString()}
+                    >
+                      <span aria-hidden="true">{ago(entry.listenedAt, "narrow")}</span>
+                      <span class="visually-hidden">{`listened ${ago(entry.listenedAt, "long")}`}</span>
+                    </time>
+                    <button
+                      type="button"
+                      class="icon small"
+                      aria-label={`Remove ${track.title} from history`}
+                      data-remove
+                      onClick={() => remove(entry)}
+                    >
+                      ✕
+                    </button>
+                  </span>
+                )
+              );
+            }}
+          />
+          {full && (
+            <div class="row">
+              <button type="button" aria-busy={busy} onClick={loadMore}>
+                Load more
+              </button>
+            </div>
+          )}
+        </div>
+      )}
+    </>
+  );
+}

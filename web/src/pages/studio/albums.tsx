@@ -1,0 +1,169 @@
+// The artist's albums: create one, rename one, delete one (its tracks stay, as singles).
+import { useState } from "preact/hooks";
+import { api, type components, unwrap } from "../../api.ts";
+import type { ArtistAccount } from "../../session.ts";
+import { Cover, ErrorMessage, Field, Form, Loading, PageTitle } from "../../ui/parts.tsx";
+import { useResource } from "../../ui/resource.ts";
+import { ArtistOnly, allPages } from "./shell.tsx";
+
+type AlbumSummary = components["schemas"]["AlbumSummary"];
+
+export function StudioAlbums() {
+  return <ArtistOnly title="Your albums">{(artist) => <Albums artist={artist} />}</ArtistOnly>;
+}
+
+function Albums({ artist }: { artist: ArtistAccount }) {
+  const albums = useResource(
+    (signal) =>
+      allPages(async (page, limit) =>
+        unwrap(
+          await api("artist").GET("/api/v1/artists/{id}/albums", {
+            params: { path: { id: artist.id }, query: { page, limit } },
+            signal,
+          }),
+        ),
+      ),
+    [artist.id],
+  );
+  const [news, setNews] = useState("");
+  // A new key after each creation: a fresh, empty form.
+  const [created, setCreated] = useState(0);
+  const list = albums.data ?? [];
+  const replace = (album: AlbumSummary) =>
+    albums.set(list.map((a) => (a.id === album.id ? album : a)));
+  return (
+    <>
+      <PageTitle title="Your albums">Your albums</PageTitle>
+      <p role="status">{news}</p>
+      <section aria-labelledby="new-album">
+        <h2 id="new-album">New album</h2>
+        <Form
+          key={created}
+          label="New album"
+          submit="Create album"
+          onSubmit={async (data) => {
+            const releasedAt = String(data.get("releasedAt") ?? "");
+            const body = {
+              title: String(data.get("title") ?? ""),
+              ...(releasedAt ? { releasedAt } : {}),
+            };
+            const album = unwrap(await api("artist").POST("/api/v1/albums", { body }));
+            albums.set([album, ...list]);
+            setCreated((n) => n + 1);
+            setNews(`Album “${album.title}” created.`);
+          }}
+        >
+          <Field label="Album title" name="title" required maxLength={200} />
+          <Field label="Release date" name="releasedAt" type="date" hint="Optional." />
+        </Form>
+      </section>
+      <section aria-labelledby="album-list">
+        <h2 id="album-list">Albums</h2>
+        {albums.error ? (
+          <ErrorMessage error={albums.error} />
+        ) : !albums.data ? (
+          <Loading />
+        ) : list.length === 0 ? (
+          <p class="muted">No albums yet. Tracks can be added to one when uploaded.</p>
+        ) : (
+          <ul class="tracks" aria-label="Your albums">
+            {list.map((album) => (
+              <AlbumRow
+                key={album.id}
+                album={album}
+                onRenamed={(renamed) => {
+                  replace(renamed);
+                  setNews(`Album renamed to “${renamed.title}”.`);
+                }}
+                onDeleted={() => {
+                  albums.set(list.filter((a) => a.id !== album.id));
+                  setNews(`Album “${album.title}” deleted.`);
+                }}
+              />
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}
+
+function AlbumRow({
+  album,
+  onRenamed,
+  onDeleted,
+}: {
+  album: AlbumSummary;
+  onRenamed: (album: AlbumSummary) => void;
+  onDeleted: () => void;
+}) {
+  const [renaming, setRenaming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const path = { params: { path: { id: album.id } } };
+  const remove = async () => {
+    if (!confirm(`Delete the album “${album.title}”? Its tracks are kept, as singles.`)) return;
+    setBusy(true);
+    setError(null);
+    try {
+      unwrap(await api("artist").DELETE("/api/v1/albums/{id}", path));
+      onDeleted();
+    } catch (e) {
+      setError(e);
+      setBusy(false);
+    }
+  };
+  return (
+    <li class="track wrap">
+      <Cover src={album.cover} size={40} />
+      <div class="track-text">
+        <a href={`/albums/${album.id}`} class="ellipsis">
+          {album.title}
+        </a>
+        <span class="muted small">{album.releasedAt ?? "No release date"}</span>
+      </div>
+      <button
+        type="button"
+        aria-label={`Rename ${album.title}`}
+        aria-expanded={renaming}
+        onClick={() => setRenaming(!renaming)}
+      >
+        Rename
+      </button>
+      <button
+        type="button"
+        class="danger"
+        aria-label={`Delete ${album.title}`}
+        disabled={busy}
+        onClick={remove}
+      >
+        Delete
+      </button>
+      {renaming && (
+        <div class="full">
+          <Form
+            label={`Rename ${album.title}`}
+            submit="Save"
+            onSubmit={async (data) => {
+              const body = { title: String(data.get(`title-${album.id}`) ?? "") };
+              const renamed = unwrap(
+                await api("artist").PUT("/api/v1/albums/{id}", { ...path, body }),
+              );
+              setRenaming(false);
+              onRenamed(renamed);
+            }}
+          >
+            <Field
+              label={`New title for “${album.title}”`}
+              name={`title-${album.id}`}
+              required
+              maxLength={200}
+              defaultValue={album.title}
+            />
+          </Form>
+        </div>
+      )}
+      <ErrorMessage error={error} />
+    </li>
+  );
+}

@@ -1,0 +1,131 @@
+// The studio's home: every own track in every state, converting ones followed live, failed ones
+// retried, any deleted.
+import type { OwnTrack } from "@edge-music/client";
+import { useState } from "preact/hooks";
+import { api, unwrap } from "../../api.ts";
+import { useAction } from "../../ui/action.ts";
+import { Cover, ErrorMessage, formatTime, Loading, PageTitle } from "../../ui/parts.tsx";
+import { useResource } from "../../ui/resource.ts";
+import { MAX_ATTEMPTS, statusText, useTrackState } from "./live.ts";
+import { ArtistOnly, allPages } from "./shell.tsx";
+
+export function Studio() {
+  return <ArtistOnly title="Your tracks">{() => <Tracks />}</ArtistOnly>;
+}
+
+function Tracks() {
+  const tracks = useResource(
+    (signal) =>
+      allPages(async (page, limit) =>
+        unwrap(
+          await api("artist").GET("/api/v1/artists/me/tracks", {
+            params: { query: { page, limit } },
+            signal,
+          }),
+        ),
+      ),
+    [],
+  );
+  // One polite announcement when a conversion ends, not one per progress step of every row.
+  const [news, setNews] = useState("");
+  const list = tracks.data;
+  return (
+    <>
+      <PageTitle title="Your tracks">Your tracks</PageTitle>
+      <p class="visually-hidden" role="status">
+        {news}
+      </p>
+      {tracks.error ? (
+        <ErrorMessage error={tracks.error} />
+      ) : !list ? (
+        <Loading />
+      ) : list.length === 0 ? (
+        <p>
+          No tracks yet. <a href="/studio/upload">Upload your first track</a>.
+        </p>
+      ) : (
+        <ul class="tracks" aria-label="Your tracks">
+          {list.map((track) => (
+            <TrackRow
+              key={track.id}
+              track={track}
+              onFinal={(text) => setNews(`${track.title}: ${text}`)}
+              onDeleted={() => tracks.set(list.filter((t) => t.id !== track.id))}
+            />
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+function TrackRow({
+  track,
+  onFinal,
+  onDeleted,
+}: {
+  track: OwnTrack;
+  onFinal: (text: string) => void;
+  onDeleted: () => void;
+}) {
+  const [state, setState] = useTrackState(track.id, track, (s) => onFinal(statusText(s)));
+  const { busy, error, run } = useAction();
+  const { title } = track;
+  const path = { params: { path: { id: track.id } } };
+  const retry = () =>
+    run(async () => setState(unwrap(await api("artist").POST("/api/v1/tracks/{id}/retry", path))));
+  const remove = () => {
+    if (!confirm(`Delete “${title}”? This cannot be undone.`)) return;
+    void run(async () => {
+      unwrap(await api("artist").DELETE("/api/v1/tracks/{id}", path));
+      onDeleted();
+    });
+  };
+  const { processingStatus: status, processingProgress: progress } = state;
+  return (
+    <li class="track">
+      <Cover src={track.cover} size={40} />
+      <div class="track-text">
+        {status === "READY" ? (
+          <a href={`/tracks/${track.id}`} class="ellipsis">
+            {title}
+          </a>
+        ) : (
+          <span class="ellipsis">{title}</span>
+        )}
+        <span class="row small">
+          <span class={`status ${status}`}>{statusText(state)}</span>
+          {status === "READY" && <span class="muted duration">{formatTime(track.duration)}</span>}
+          {status === "PROCESSING" && state.processingAttempts > 1 && (
+            <span class="muted">
+              Attempt {state.processingAttempts} of {MAX_ATTEMPTS}
+            </span>
+          )}
+        </span>
+        {status === "PROCESSING" && progress > 0 && (
+          <progress aria-label={`Conversion of ${title}`} value={progress} max={100} />
+        )}
+        {status === "FAILED" && (
+          <span class="error small">
+            Failed: {state.processingError ?? "the conversion failed."}
+          </span>
+        )}
+        <ErrorMessage error={error} />
+      </div>
+      {status === "FAILED" && (
+        <button type="button" aria-label={`Retry ${title}`} disabled={busy} onClick={retry}>
+          Retry
+        </button>
+      )}
+      <button
+        type="button"
+        class="danger"
+        aria-label={`Delete ${title}`}
+        disabled={busy}
+        onClick={remove}
+      >
+        Delete
+      </button>
+    </li>
+  );
+}

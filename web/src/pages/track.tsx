@@ -1,0 +1,114 @@
+// A track: details, play, add to the queue, and (signed-in listener) add to one of their playlists.
+import { useState } from "preact/hooks";
+import { api, unwrap } from "../api.ts";
+import { player } from "../player/engine.ts";
+import { account } from "../session.ts";
+import { Cover, ErrorMessage, formatTime, Loading, PageTitle } from "../ui/parts.tsx";
+import { useResource } from "../ui/resource.ts";
+import { toQueueItem } from "../ui/track-list.tsx";
+
+export function TrackPage({ id }: { id: string }) {
+  const track = useResource(
+    async (signal) =>
+      unwrap(await api().GET("/api/v1/tracks/{id}", { params: { path: { id } }, signal })),
+    [id],
+  );
+  if (track.error) return <ErrorMessage error={track.error} />;
+  if (!track.data) return <Loading />;
+  const t = track.data;
+  const gain = t.loudness?.gainDb;
+  return (
+    <header class="profile">
+      <Cover src={t.cover} size={160} alt={`Cover of ${t.title}`} />
+      <div>
+        <p class="muted small">Track · {formatTime(t.duration)}</p>
+        <PageTitle title={t.title}>{t.title}</PageTitle>
+        <p>
+          <a href={`/artists/${t.artistId}`}>{t.artist.username}</a>
+          {t.albumId && (
+            <>
+              {" · "}
+              <a href={`/albums/${t.albumId}`}>Album</a>
+            </>
+          )}
+        </p>
+        {t.loudness && (
+          <p class="muted small">
+            Loudness {t.loudness.integratedLufs.toFixed(1)} LUFS
+            {gain != null && ` · normalised by ${gain > 0 ? "+" : ""}${gain.toFixed(1)} dB`}
+          </p>
+        )}
+        <div class="row">
+          <button
+            type="button"
+            class="primary"
+            onClick={() => void player.playQueue([toQueueItem(t)])}
+          >
+            Play
+          </button>
+          <button type="button" onClick={() => player.enqueue(toQueueItem(t))}>
+            Add to queue
+          </button>
+        </div>
+        {account.value?.kind === "user" && <AddToPlaylist trackId={t.id} />}
+      </div>
+    </header>
+  );
+}
+
+function AddToPlaylist({ trackId }: { trackId: string }) {
+  const client = api("user");
+  const playlists = useResource(
+    async (signal) => unwrap(await client.GET("/api/v1/playlists/me", { signal })),
+    [],
+  );
+  const [done, setDone] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  if (!playlists.data) return <ErrorMessage error={playlists.error} />;
+  if (playlists.data.length === 0) {
+    return (
+      <p class="muted small">
+        <a href="/library">Create a playlist</a> to add this track to it.
+      </p>
+    );
+  }
+  return (
+    <form
+      class="row"
+      aria-label="Add to a playlist"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        const id = String(new FormData(event.currentTarget).get("playlist"));
+        setError(null);
+        setDone(null);
+        try {
+          const playlist = unwrap(
+            await client.POST("/api/v1/playlists/{id}/tracks", {
+              params: { path: { id } },
+              body: { trackIds: [trackId] },
+            }),
+          );
+          setDone(`Added to ${playlist.title}.`);
+        } catch (e) {
+          setError(e);
+        }
+      }}
+    >
+      <label for="playlist-choice">Playlist</label>
+      <select id="playlist-choice" name="playlist">
+        {playlists.data.map((p) => (
+          <option key={p.id} value={p.id}>
+            {p.title}
+          </option>
+        ))}
+      </select>
+      <button type="submit">Add to playlist</button>
+      {done && (
+        <span role="status" class="muted">
+          {done}
+        </span>
+      )}
+      <ErrorMessage error={error} />
+    </form>
+  );
+}

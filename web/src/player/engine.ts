@@ -1,0 +1,348 @@
+// The one player of the page: a queue, an <audio> element fed by hls.js (loaded on the first
+// play; Safari's own HLS where MSE is missing), the track's loudness gain through Web Audio, the
+// waveform, Media Session controls, and a listen recorded in the history of a signed-in user.
+import { computed, signal } from "@preact/signals";
+import type HlsType from "hls.js";
+import { api, messageOf, unwrap } from "../api.ts";
+import { account } from "../session.ts";
+import { gainFactor, nextIndex, previousTarget, type QueueItem, qualityLabel } from "./queue.ts";
+
+export type { QueueItem } from "./queue.ts";
+
+const VOLUME_KEY = "edge-music.volume";
+const NORMALISE_KEY = "edge-music.normalise";
+
+const storedVolume = () => {
+  const v = Number(localStorage.getItem(VOLUME_KEY));
+  return localStorage.getItem(VOLUME_KEY) !== null && v >= 0 && v <= 1 ? v : 0.8;
+};
+
+export class Player {
+  readonly queue = signal<QueueItem[]>([]);
+  readonly index = signal(-1);
+  readonly current = computed(() => this.queue.value[this.index.value] ?? null);
+  readonly playing = signal(false);
+  readonly waiting = signal(false);
+  readonly currentTime = signal(0);
+  readonly duration = signal(0);
+  /** The bitrate hls.js plays now ("192 kbps"); null before the first level or without hls.js. */
+  readonly quality = signal<string | null>(null);
+  readonly volume = signal(storedVolume());
+  readonly muted = signal(false);
+  /** Loudness normalisation on (the default) or off. */
+  readonly normalise = signal(localStorage.getItem(NORMALISE_KEY) !== "off");
+  /** The current track's correction in dB, once known; null when it has none. */
+  readonly gainDb = signal<number | null>(null);
+  /** The current track's waveform (0–1 peaks), once loaded; null when it has none (yet). */
+  readonly peaks = signal<number[] | null>(null);
+  readonly error = signal<string | null>(null);
+
+  #audio: HTMLAudioElement | undefined;
+  #hls: HlsType | undefined;
+  #graph: { context: AudioContext; gain: GainNode } | null | undefined;
+  #load = 0;
+  #listened = false;
+  #refreshed = false;
+
+  /** The <audio> element (in the page, hidden: tests and assistive tools can find it). */
+  element(): HTMLAudioElement {
+    if (this.#audio) return this.#audio;
+    const audio = document.createElement("audio");
+    audio.id = "player-audio";
+    audio.preload = "auto";
+    audio.hidden = true;
+    document.body.append(audio);
+    audio.addEventListener("play", () => {
+      this.playing.value = true;
+    });
+    audio.addEventListener("pause", () => {
+      this.playing.value = false;
+    });
+    audio.addEventListener("waiting", () => {
+      this.waiting.value = true;
+    });
+    audio.addEventListener("playing", () => {
+      this.waiting.value = false;
+      this.#recordListen();
+    });
+    audio.addEventListener("timeupdate", () => {
+      this.currentTime.value = audio.currentTime;
+      this.#position();
+    });
+    audio.addEventListener("durationchange", () => {
+      if (Number.isFinite(audio.duration)) this.duration.value = audio.duration;
+    });
+    audio.addEventListener("ended", () => this.next());
+    this.#audio = audio;
+    this.#applyVolume();
+    this.#mediaSessionActions();
+    return audio;
+  }
+
+  /** Replaces the queue and plays `start`. */
+  playQueue(items: QueueItem[], start = 0): Promise<void> {
+    this.queue.value = items;
+    return this.playAt(start);
+  }
+
+  /** Adds to the end of the queue (plays it when nothing is playing). */
+  enqueue(item: QueueItem): void {
+    this.queue.value = [...this.queue.value, item];
+    if (this.index.value < 0) void this.playAt(this.queue.value.length - 1);
+  }
+
+  removeAt(i: number): void {
+    const queue = [...this.queue.value];
+    if (i < 0 || i >= queue.length || i === this.index.value) return;
+    queue.splice(i, 1);
+    if (i < this.index.value) this.index.value--;
+    this.queue.value = queue;
+  }
+
+  async playAt(i: number): Promise<void> {
+    const item = this.queue.value[i];
+    if (!item) return;
+    const load = ++this.#load;
+    this.index.value = i;
+    this.currentTime.value = 0;
+    this.duration.value = item.duration ?? 0;
+    this.quality.value = null;
+    this.peaks.value = null;
+    this.gainDb.value = null;
+    this.error.value = null;
+    this.#listened = false;
+    this.#refreshed = false;
+    this.#metadata(item);
+    void this.#details(item.id, load);
+    await this.#attach(item.id, load);
+  }
+
+  toggle(): void {
+    const audio = this.element();
+    if (this.index.value < 0) {
+      if (this.queue.value.length) void this.playAt(0);
+      return;
+    }
+    if (audio.paused) void this.play();
+    else audio.pause();
+  }
+
+  async play(): Promise<void> {
+    const audio = this.element();
+    this.#startGraph();
+    await this.#graph?.context.resume().catch(() => undefined);
+    await audio.play().catch((error: unknown) => {
+      // A browser that wants a gesture first: the play button is that gesture.
+      if (!(error instanceof DOMException && error.name === "AbortError")) {
+        this.playing.value = false;
+      }
+    });
+  }
+
+  pause(): void {
+    this.#audio?.pause();
+  }
+
+  seek(seconds: number): void {
+    const audio = this.element();
+    const end = Number.isFinite(audio.duration) ? audio.duration : this.duration.value;
+    audio.currentTime = Math.min(Math.max(0, seconds), Math.max(0, end - 0.25));
+    this.currentTime.value = audio.currentTime;
+  }
+
+  seekBy(seconds: number): void {
+    this.seek(this.element().currentTime + seconds);
+  }
+
+  next(): void {
+    const i = nextIndex(this.index.value, this.queue.value.length);
+    if (i === null) {
+      this.pause();
+      return;
+    }
+    void this.playAt(i);
+  }
+
+  previous(): void {
+    const target = previousTarget(this.index.value, this.element().currentTime);
+    if (!target) return;
+    if (target.restart) this.seek(0);
+    else void this.playAt(target.index);
+  }
+
+  setVolume(volume: number): void {
+    this.volume.value = Math.min(1, Math.max(0, volume));
+    this.muted.value = false;
+    localStorage.setItem(VOLUME_KEY, String(this.volume.value));
+    this.#applyVolume();
+  }
+
+  toggleMute(): void {
+    this.muted.value = !this.muted.value;
+    this.#applyVolume();
+  }
+
+  setNormalise(on: boolean): void {
+    this.normalise.value = on;
+    localStorage.setItem(NORMALISE_KEY, on ? "on" : "off");
+    this.#applyVolume();
+  }
+
+  async #attach(trackId: string, load: number): Promise<void> {
+    const audio = this.element();
+    const master = `/api/v1/tracks/stream/${trackId}/hls/master.m3u8`;
+    this.#hls?.destroy();
+    this.#hls = undefined;
+    const { default: Hls } = await import("hls.js");
+    if (load !== this.#load) return;
+    if (Hls.isSupported()) {
+      const hls = new Hls({ startLevel: -1, capLevelToPlayerSize: false });
+      this.#hls = hls;
+      hls.on(Hls.Events.LEVEL_SWITCHED, (_event, data) => {
+        this.quality.value = qualityLabel(hls.levels[data.level]?.bitrate);
+      });
+      hls.on(Hls.Events.ERROR, (_event, data) => {
+        if (!data.fatal || load !== this.#load) return;
+        const status = data.response?.code;
+        if (status === 401 && !this.#refreshed) {
+          // The access cookie ran out between calls: refresh once, then start again.
+          this.#refreshed = true;
+          void api()
+            .refreshSession()
+            .then(() => {
+              if (load === this.#load) void this.#attach(trackId, load);
+            });
+          return;
+        }
+        if (data.type === Hls.ErrorTypes.MEDIA_ERROR) {
+          hls.recoverMediaError();
+          return;
+        }
+        this.error.value =
+          status === 404
+            ? "This track cannot be played yet (it is still being converted, or was removed)."
+            : `Playback stopped: ${data.details}.`;
+        this.playing.value = false;
+      });
+      hls.loadSource(master);
+      hls.attachMedia(audio);
+    } else if (audio.canPlayType("application/vnd.apple.mpegurl")) {
+      audio.src = master;
+    } else {
+      this.error.value = "This browser cannot play HLS streams.";
+      return;
+    }
+    await this.play();
+  }
+
+  /** The track's loudness and waveform, read beside the stream (both cached at the edge). */
+  async #details(trackId: string, load: number): Promise<void> {
+    const client = api();
+    const [track, waveform] = await Promise.allSettled([
+      client.GET("/api/v1/tracks/{id}", { params: { path: { id: trackId } } }).then(unwrap),
+      client
+        .GET("/api/v1/tracks/{id}/waveform", { params: { path: { id: trackId } } })
+        .then(unwrap),
+    ]);
+    if (load !== this.#load) return;
+    if (track.status === "fulfilled") {
+      this.gainDb.value = track.value.loudness?.gainDb ?? null;
+      if (track.value.duration && !this.duration.value) this.duration.value = track.value.duration;
+      this.#applyVolume();
+    }
+    if (waveform.status === "fulfilled") this.peaks.value = waveform.value.peaks;
+  }
+
+  /** Web Audio for the loudness gain (a boost needs more than the element's volume of 1). */
+  #startGraph(): void {
+    if (this.#graph !== undefined || !this.#audio) return;
+    try {
+      const context = new AudioContext();
+      const gain = context.createGain();
+      context.createMediaElementSource(this.#audio).connect(gain).connect(context.destination);
+      this.#graph = { context, gain };
+    } catch {
+      this.#graph = null; // Without Web Audio: cuts through the volume, no boosts.
+    }
+    this.#applyVolume();
+  }
+
+  #applyVolume(): void {
+    const audio = this.#audio;
+    if (!audio) return;
+    const factor = this.normalise.value ? gainFactor(this.gainDb.value) : 1;
+    audio.muted = this.muted.value;
+    if (this.#graph) {
+      audio.volume = this.volume.value;
+      this.#graph.gain.gain.value = factor;
+    } else {
+      audio.volume = this.volume.value * Math.min(1, factor);
+    }
+  }
+
+  #recordListen(): void {
+    const item = this.current.value;
+    if (this.#listened || !item || account.value?.kind !== "user") return;
+    this.#listened = true;
+    void api("user")
+      .POST("/api/v1/history/tracks/{trackId}", { params: { path: { trackId: item.id } } })
+      .catch((error: unknown) => console.warn("listen not recorded:", messageOf(error)));
+  }
+
+  #metadata(item: QueueItem): void {
+    if (!("mediaSession" in navigator)) return;
+    navigator.mediaSession.metadata = new MediaMetadata({
+      title: item.title,
+      artist: item.artist?.username ?? "",
+      album: "Edge Music",
+      artwork: item.cover ? [{ src: new URL(item.cover, location.origin).toString() }] : [],
+    });
+  }
+
+  #mediaSessionActions(): void {
+    if (!("mediaSession" in navigator)) return;
+    const session = navigator.mediaSession;
+    const handlers: [MediaSessionAction, MediaSessionActionHandler][] = [
+      ["play", () => void this.play()],
+      ["pause", () => this.pause()],
+      ["previoustrack", () => this.previous()],
+      ["nexttrack", () => this.next()],
+      ["seekbackward", (d) => this.seekBy(-(d.seekOffset ?? 10))],
+      ["seekforward", (d) => this.seekBy(d.seekOffset ?? 10)],
+      ["seekto", (d) => d.seekTime != null && this.seek(d.seekTime)],
+    ];
+    for (const [action, handler] of handlers) {
+      try {
+        session.setActionHandler(action, handler);
+      } catch {
+        // An action this browser does not know.
+      }
+    }
+  }
+
+  #position(): void {
+    const audio = this.#audio;
+    if (!audio || !("mediaSession" in navigator) || !Number.isFinite(audio.duration)) return;
+    try {
+      navigator.mediaSession.setPositionState({
+        duration: audio.duration,
+        position: Math.min(audio.currentTime, audio.duration),
+        playbackRate: audio.playbackRate,
+      });
+    } catch {
+      // A position the browser rejects (a duration still 0).
+    }
+  }
+}
+
+export const player = new Player();
+
+/**
+ * hls.js (~180 KiB gzip) is its own chunk, kept out of the first load: fetched once the page is
+ * idle after it (or by the first play, whichever comes first), so a play rarely waits for it.
+ */
+export function prefetchHls(): void {
+  const load = () => void import("hls.js");
+  if (typeof requestIdleCallback === "function") requestIdleCallback(load, { timeout: 3_000 });
+  else setTimeout(load, 1_500);
+}

@@ -1,0 +1,87 @@
+// A list of tracks: play one (the list becomes the queue), add one to the queue, open its page.
+import type { ComponentChildren } from "preact";
+import { player } from "../player/engine.ts";
+import type { QueueItem } from "../player/queue.ts";
+import { Icon } from "./icons.tsx";
+import { Cover, formatTime } from "./parts.tsx";
+
+/** What any of the API's track shapes carries that the queue needs. */
+export interface TrackLike {
+  id: string;
+  title: string;
+  cover: string | null;
+  duration?: number | null;
+  artistId: string;
+  artist?: { id: string; username: string } | null;
+}
+
+export function toQueueItem(track: TrackLike, artistName?: string): QueueItem {
+  return {
+    id: track.id,
+    title: track.title,
+    cover: track.cover,
+    duration: track.duration ?? null,
+    artist: track.artist
+      ? { id: track.artist.id, username: track.artist.username }
+      : artistName
+        ? { id: track.artistId, username: artistName }
+        : null,
+  };
+}
+
+export function TrackList({
+  tracks,
+  label,
+  artistName,
+  actions,
+}: {
+  tracks: TrackLike[];
+  label: string;
+  /** The artist's name when the tracks do not carry it (an artist's own page). */
+  artistName?: string;
+  /** More buttons per track (remove from a playlist, …). */
+  actions?: (track: TrackLike, index: number) => ComponentChildren;
+}) {
+  if (tracks.length === 0) return <p class="muted">No tracks yet.</p>;
+  const queue = () => tracks.map((t) => toQueueItem(t, artistName));
+  const currentId = player.current.value?.id;
+  return (
+    <ol class="tracks" aria-label={label}>
+      {tracks.map((track, i) => (
+        <li key={track.id} class={track.id === currentId ? "track current" : "track"}>
+          <button
+            type="button"
+            class="icon play-track"
+            aria-label={`Play ${track.title}`}
+            onClick={() => void player.playQueue(queue(), i)}
+          >
+            <Icon name="play" />
+          </button>
+          <Cover src={track.cover} size={40} />
+          <div class="track-text">
+            <a href={`/tracks/${track.id}`} class="ellipsis">
+              {track.title}
+            </a>
+            {(track.artist || artistName) && (
+              <a class="muted ellipsis" href={`/artists/${track.artistId}`}>
+                {track.artist?.username ?? artistName}
+              </a>
+            )}
+          </div>
+          {track.duration != null && (
+            <span class="muted duration">{formatTime(track.duration)}</span>
+          )}
+          <button
+            type="button"
+            class="icon small"
+            aria-label={`Add ${track.title} to the queue`}
+            onClick={() => player.enqueue(toQueueItem(track, artistName))}
+          >
+            <Icon name="plus" size={18} />
+          </button>
+          {actions?.(track, i)}
+        </li>
+      ))}
+    </ol>
+  );
+}
