@@ -142,6 +142,13 @@ describe("the web player", () => {
       await expect.poll(() => page.getByTestId("quality").textContent()).toMatch(/^\d+ kbps$/);
       await expect.poll(() => page.getByTestId("now-playing").textContent()).toBe(seeded.title);
       await page.getByTestId("waveform").waitFor({ timeout: 10_000 });
+      // The lock screen knows the track; the loudness correction measured at conversion is applied.
+      await expect
+        .poll(() => page.evaluate(() => navigator.mediaSession.metadata?.title))
+        .toBe(seeded.title);
+      await expect
+        .poll(() => page.getByRole("button", { name: "Normalise" }).getAttribute("title"))
+        .toMatch(/^Loudness normalisation \([+-]?\d+\.\d dB\)$/);
       await shoot(page, "playing-desktop");
 
       // Keyboard: K pauses, the time stands still.
