@@ -72,6 +72,12 @@ function Header() {
   const [text, setText] = useState(onSearch ? (location.query.q ?? "") : "");
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const kind = signedInAs.value;
+  // Leaving the results empties the box; coming back to them (history) shows their query. Never
+  // while typing: the box is then ahead of the URL, which lags by the pause.
+  useEffect(() => {
+    if (!onSearch) setText("");
+    else setText((typed) => typed || (location.query.q ?? ""));
+  }, [onSearch]);
   const search = (value: string) => {
     setText(value);
     clearTimeout(timer.current);
