@@ -26,6 +26,8 @@ let work: string;
 let mp3: string;
 /** A READY track made through the API, for the listener's flow. */
 let seeded: { title: string; artist: string; trackId: string; artistId: string };
+/** A second READY track of the same artist. */
+let other: { title: string; trackId: string };
 
 /** What a page did that it must not: requests elsewhere, CSP breaches, uncaught errors. */
 interface Watch {
@@ -66,13 +68,29 @@ async function shoot(page: Page, name: string) {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 }
 
-async function signUp(page: Page, kind: "Listener" | "Artist", username: string) {
+/** Signs up through the page; returns the password it chose. */
+async function signUp(page: Page, kind: "Listener" | "Artist", username: string): Promise<string> {
+  const password = `pw-${randomBytes(8).toString("hex")}`;
   await page.goto(`${stack.apiUrl}/sign-up`);
   await page.getByLabel(kind, { exact: true }).check();
   await page.getByLabel("Username", { exact: true }).fill(username);
   await page.getByLabel("Email", { exact: true }).fill(`${username}@example.test`);
-  await page.getByLabel("Password", { exact: true }).fill(`pw-${randomBytes(8).toString("hex")}`);
+  await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Create account" }).click();
+  return password;
+}
+
+/** A TOTP code from the stand-ins' oracle (otplib: an implementation apart from the Worker's). */
+async function totpCode(secret: string): Promise<string> {
+  // Early in a 30-s step, so that the code is still current when the Worker checks it.
+  const into = Date.now() % 30_000;
+  if (into > 20_000) await new Promise((r) => setTimeout(r, 30_000 - into + 100));
+  const answer = await fetch(`${stack.standInsUrl}/oracle/totp`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ secret, timeMs: Date.now() }),
+  });
+  return ((await answer.json()) as { code: string }).code;
 }
 
 const audioTime = (page: Page) =>
@@ -90,8 +108,13 @@ beforeAll(async () => {
   ]);
   const artist = await registerArtist(stack.apiUrl);
   const title = `Neon Web ${randomBytes(3).toString("hex")}`;
-  const { track } = await uploadTrack(stack.apiUrl, artist, mp3, title);
-  await waitUntilReady(stack.apiUrl, artist, track.id, 90_000);
+  const secondTitle = `Second Light ${randomBytes(3).toString("hex")}`;
+  const [{ track }, { track: second }] = await Promise.all([
+    uploadTrack(stack.apiUrl, artist, mp3, title),
+    uploadTrack(stack.apiUrl, artist, mp3, secondTitle),
+  ]);
+  await Promise.all([track, second].map((t) => waitUntilReady(stack.apiUrl, artist, t.id, 90_000)));
+  other = { title: secondTitle, trackId: second.id };
   const me = (await artist.api.GET("/api/v1/artists/auth/me")).data;
   seeded = { title, artist: me?.username ?? "", trackId: track.id, artistId: me?.id ?? "" };
 });
@@ -195,6 +218,28 @@ describe("the web player", () => {
       const follow = page.getByRole("button", { name: `Follow ${seeded.artist}` });
       await follow.click();
       await page.getByRole("button", { name: `Following ${seeded.artist}` }).waitFor();
+
+      // The artist's tracks as the queue: the next one plays after a press of "Next track".
+      await page.getByRole("button", { name: "Play all" }).click();
+      const nowPlaying = () => page.getByTestId("now-playing").textContent();
+      await expect.poll(() => audioTime(page), { timeout: 30_000 }).toBeGreaterThan(0.5);
+      const firstTitle = await nowPlaying();
+      expect([seeded.title, other.title]).toContain(firstTitle);
+      // The next track starts from its own beginning: a new load of the element, then time again.
+      await page.evaluate(() => {
+        const w = window as unknown as { loads: number };
+        w.loads = 0;
+        document.addEventListener("loadstart", () => w.loads++, true);
+      });
+      await page.getByRole("button", { name: "Next track" }).click();
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { loads: number }).loads))
+        .toBeGreaterThan(0);
+      await expect.poll(nowPlaying).toBe(firstTitle === seeded.title ? other.title : seeded.title);
+      await expect.poll(() => audioTime(page), { timeout: 30_000 }).toBeGreaterThan(0.5);
+      await expect
+        .poll(() => page.getByRole("button", { name: /^Queue/ }).textContent())
+        .toBe("Queue (2)");
 
       if (SCREENSHOTS) {
         await page.setViewportSize(PHONE);
@@ -375,6 +420,96 @@ describe("the web player", () => {
       await page.waitForURL(`${stack.apiUrl}/`);
       await page.getByRole("link", { name: /^Account: / }).waitFor();
       await page.getByRole("link", { name: "Library" }).waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("a listener turns on 2FA from its QR code, signs in elsewhere with a recovery code, and signs that session out", async () => {
+    const first = await open();
+    const second = await open();
+    try {
+      const { page } = first;
+      const username = `twofa_${randomBytes(3).toString("hex")}`;
+      const password = await signUp(page, "Listener", username);
+      await page.waitForURL(`${stack.apiUrl}/`);
+      await page.getByRole("link", { name: `Account: ${username}` }).click();
+
+      const setUp = page.getByRole("form", { name: "Set up two-factor authentication" });
+      await setUp.getByLabel("Current password").fill(password);
+      await setUp.getByRole("button", { name: "Set up two-factor authentication" }).click();
+      const qr = page.getByRole("img", { name: "QR code for your authenticator app" });
+      await qr.waitFor();
+      // A real PNG that the browser decoded.
+      expect(await qr.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(
+        100,
+      );
+      const secret = (await page.locator("code.break").textContent()) ?? "";
+      expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+      const turnOn = page.getByRole("form", { name: "Turn on two-factor authentication" });
+      await turnOn.getByLabel("Authentication code").fill(await totpCode(secret));
+      await turnOn.getByRole("button", { name: "Turn on" }).click();
+      await page.getByRole("heading", { name: "Your recovery codes" }).waitFor();
+      const codes = await page.locator("ol code").allTextContents();
+      expect(codes).toHaveLength(10);
+      await page.getByRole("button", { name: "I have saved them" }).click();
+
+      // Elsewhere: the password, then the second factor (a recovery code).
+      const other = second.page;
+      await other.goto(`${stack.apiUrl}/sign-in`);
+      await other.getByLabel("Listener", { exact: true }).check();
+      await other.getByLabel("Email", { exact: true }).fill(`${username}@example.test`);
+      await other.getByLabel("Password", { exact: true }).fill(password);
+      await other.getByRole("button", { name: "Sign in" }).click();
+      await other.getByLabel("Authentication code").fill(codes[0] ?? "");
+      await other.getByRole("button", { name: "Verify" }).click();
+      await other.getByRole("link", { name: `Account: ${username}` }).waitFor();
+
+      // Back on the first: two sessions; signing the other out leaves one.
+      await page.reload();
+      const sessions = page.getByRole("table", { name: "Sessions" });
+      await expect.poll(() => sessions.getByRole("row").count()).toBe(3); // the header and two
+      await page.getByRole("button", { name: "Sign out everywhere else" }).click();
+      await expect.poll(() => sessions.getByRole("row").count()).toBe(2);
+      await other.reload();
+      await other.getByRole("link", { name: "Sign in" }).waitFor();
+      expect([...first.problems, ...second.problems]).toEqual([]);
+    } finally {
+      await first.context.close();
+      await second.context.close();
+    }
+  });
+
+  test("a playlist's owner reorders its tracks, and the order holds after a reload", async () => {
+    const { page, context, problems } = await open();
+    try {
+      await signUp(page, "Listener", `order_${randomBytes(3).toString("hex")}`);
+      await page.waitForURL(`${stack.apiUrl}/`);
+      // The playlist is made through the API from the page (its cookies), the order through the UI.
+      const id = await page.evaluate(
+        async (trackIds) => {
+          const send = (path: string, body: unknown) =>
+            fetch(path, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify(body),
+            }).then((r) => r.json() as Promise<{ id: string }>);
+          const playlist = await send("/api/v1/playlists", { title: "In order" });
+          await send(`/api/v1/playlists/${playlist.id}/tracks`, { trackIds });
+          return playlist.id;
+        },
+        [seeded.trackId, other.trackId],
+      );
+      await page.goto(`${stack.apiUrl}/playlists/${id}`);
+      const list = page.getByRole("list", { name: "Tracks of In order" });
+      const titles = () => list.locator("li a:first-of-type").allTextContents();
+      await expect.poll(titles).toEqual([seeded.title, other.title]);
+      await page.getByRole("button", { name: `Move ${other.title} up` }).click();
+      await expect.poll(titles).toEqual([other.title, seeded.title]);
+      await page.getByRole("status").filter({ hasText: "Moved" }).waitFor();
+      await page.reload();
+      await expect.poll(titles).toEqual([other.title, seeded.title]);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -246,9 +246,18 @@ export class Player {
     ]);
     if (load !== this.#load) return;
     if (track.status === "fulfilled") {
-      this.gainDb.value = track.value.loudness?.gainDb ?? null;
-      if (track.value.duration && !this.duration.value) this.duration.value = track.value.duration;
+      const t = track.value;
+      this.gainDb.value = t.loudness?.gainDb ?? null;
+      if (t.duration && !this.duration.value) this.duration.value = t.duration;
       this.#applyVolume();
+      // A search result carries no artist name: the track's own read completes the queue entry.
+      const i = this.index.value;
+      const item = this.queue.value[i];
+      if (item && item.id === t.id && !item.artist) {
+        const complete = { ...item, artist: { id: t.artist.id, username: t.artist.username } };
+        this.queue.value = this.queue.value.map((q, j) => (j === i ? complete : q));
+        this.#metadata(complete);
+      }
     }
     if (waveform.status === "fulfilled") this.peaks.value = waveform.value.peaks;
   }
