@@ -1004,7 +1004,7 @@ export interface paths {
         };
         /**
          * An artist by username
-         * @description The username is matched case-insensitively. **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
+         * @description The username is matched case-insensitively. Sign-in is optional: a signed-in user (listener) also gets `viewer: {following, liked}`, their own relation to the artist, read with the profile in the same statement; anonymous callers and artists get no `viewer`. Without an `access_token` cookie the caller is anonymous; a cookie that is present but invalid, expired or of an ended session is 401 (refresh, then retry). Only anonymous answers come from or go to the edge cache, so an answer with `viewer` is never shared. **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
          */
         get: operations["getArtistByUsername"];
         put?: never;
@@ -1024,7 +1024,7 @@ export interface paths {
         };
         /**
          * An artist by id
-         * @description The artist's public profile. **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
+         * @description The artist's public profile. Sign-in is optional: a signed-in user (listener) also gets `viewer: {following, liked}`, their own relation to the artist, read with the profile in the same statement; anonymous callers and artists get no `viewer`. Without an `access_token` cookie the caller is anonymous; a cookie that is present but invalid, expired or of an ended session is 401 (refresh, then retry). Only anonymous answers come from or go to the edge cache, so an answer with `viewer` is never shared. **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
          */
         get: operations["getArtist"];
         /**
@@ -1156,7 +1156,7 @@ export interface paths {
         };
         /**
          * A playlist with its tracks
-         * @description The playlist with its full track list in playlist order. Only READY tracks are listed and counted (for the owner too): others cannot be played. A private playlist is shown to its owner only; anyone else (signed out, another user, an artist) gets 404, as for a playlist that does not exist. Sign-in is optional: without an `access_token` cookie the caller is anonymous; a cookie that is present but invalid, expired or of an ended session is 401, so that a client refreshes rather than taking its own playlist for missing. **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
+         * @description The playlist with its full track list in playlist order. Only READY tracks are listed and counted (for the owner too): others cannot be played. A private playlist is shown to its owner only; anyone else (signed out, another user, an artist) gets 404, as for a playlist that does not exist. Sign-in is optional: without an `access_token` cookie the caller is anonymous; a cookie that is present but invalid, expired or of an ended session is 401, so that a client refreshes rather than taking its own playlist for missing. A signed-in user (listener) also gets `viewer: {liked}`, whether they like the playlist, read in the same round trip; anonymous callers and artists get no `viewer`. Only anonymous answers come from or go to the edge cache, so an answer with `viewer` is never shared. **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
          */
         get: operations["getPlaylist"];
         /**
@@ -2045,6 +2045,16 @@ export interface components {
              */
             createdAt: string;
         };
+        /** @description A public artist profile, with the signed-in listener's own relation to the artist (`viewer`). Never carries the email or password. */
+        ArtistWithViewer: components["schemas"]["Artist"] & {
+            /** @description The caller's own relation to the artist. Present only when the caller is a signed-in user (listener); absent for anonymous callers and for artists. */
+            viewer?: {
+                /** @description Whether the caller follows the artist. */
+                following: boolean;
+                /** @description Whether the caller likes the artist. */
+                liked: boolean;
+            };
+        };
         ArtistUpdate: {
             /** @example alice */
             username?: string;
@@ -2242,38 +2252,12 @@ export interface components {
                 tracks: number;
             };
         };
-        /** @description A playlist with its full track list in playlist order. Only tracks whose conversion is READY are listed and counted. */
-        Playlist: {
-            /**
-             * Format: uuid
-             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
-             */
-            id: string;
-            title: string;
-            description: string;
-            /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
-            cover: string | null;
-            isPublic: boolean;
-            /**
-             * Format: uuid
-             * @description The owner.
-             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
-             */
-            userId: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-23T10:15:30.000Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-23T10:15:30.000Z
-             */
-            updatedAt: string;
-            tracks: components["schemas"]["PlaylistTrack"][];
-            _count: {
-                tracks: number;
-                likes: number;
+        /** @description A playlist with its full track list in playlist order (only READY tracks are listed and counted), with the signed-in listener's own relation to it (`viewer`). */
+        PlaylistWithViewer: components["schemas"]["Playlist"] & {
+            /** @description The caller's own relation to the playlist. Present only when the caller is a signed-in user (listener); absent for anonymous callers and for artists. */
+            viewer?: {
+                /** @description Whether the caller likes the playlist. */
+                liked: boolean;
             };
         };
         PlaylistTrack: {
@@ -2310,6 +2294,40 @@ export interface components {
              * @example 2026-11-23T10:15:30.000Z
              */
             addedAt: string;
+        };
+        /** @description A playlist with its full track list in playlist order. Only tracks whose conversion is READY are listed and counted. */
+        Playlist: {
+            /**
+             * Format: uuid
+             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
+             */
+            id: string;
+            title: string;
+            description: string;
+            /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
+            cover: string | null;
+            isPublic: boolean;
+            /**
+             * Format: uuid
+             * @description The owner.
+             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
+             */
+            userId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-23T10:15:30.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-23T10:15:30.000Z
+             */
+            updatedAt: string;
+            tracks: components["schemas"]["PlaylistTrack"][];
+            _count: {
+                tracks: number;
+                likes: number;
+            };
         };
         CreatePlaylistRequest: {
             /** @example Late night drive */
@@ -7399,7 +7417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Artist"];
+                    "application/json": components["schemas"]["ArtistWithViewer"];
                 };
             };
             /** @description Not modified: `If-None-Match` named the current ETag. No body. */
@@ -7415,6 +7433,17 @@ export interface operations {
             };
             /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
             400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -7470,7 +7499,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Artist"];
+                    "application/json": components["schemas"]["ArtistWithViewer"];
                 };
             };
             /** @description Not modified: `If-None-Match` named the current ETag. No body. */
@@ -7486,6 +7515,17 @@ export interface operations {
             };
             /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
             400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -8249,7 +8289,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Playlist"];
+                    "application/json": components["schemas"]["PlaylistWithViewer"];
                 };
             };
             /** @description Not modified: `If-None-Match` named the current ETag. No body. */

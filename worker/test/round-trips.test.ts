@@ -52,6 +52,9 @@ describe("database round trips per request", () => {
       ["GET", "/api/v1/history"],
       ["GET", "/api/v1/playlists/me"],
       ["GET", `/api/v1/playlists/${id}`],
+      // With the listener's own relation (`viewer`), read by the same statement.
+      ["GET", `/api/v1/artists/${artist.id}`],
+      ["GET", `/api/v1/artists/by-username/${artist.username}`],
       ["POST", `/api/v1/playlists/${id}/like`],
       ["DELETE", `/api/v1/playlists/${id}/like`],
       ["POST", `/api/v1/playlists/${id}/tracks`, { trackIds: [track.id] }],

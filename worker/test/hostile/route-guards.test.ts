@@ -39,8 +39,6 @@ const PUBLIC = new Set([
     ].map((entry) => entry.replace(" ", ` /api/v1/${kind}s/auth/`)),
   ),
   "GET /api/v1/artists",
-  "GET /api/v1/artists/{id}",
-  "GET /api/v1/artists/by-username/{username}",
   "GET /api/v1/artists/{id}/tracks",
   "GET /api/v1/artists/{id}/albums",
   "GET /api/v1/albums",

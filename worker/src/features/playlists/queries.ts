@@ -86,10 +86,28 @@ export async function playlistTrackList(db: Queryable, playlistId: string) {
   return trackListOf(await playlistTrackRows(db, playlistId));
 }
 
-/** A playlist's row with its like count, as a query (to await, or to send in a batch). */
-export const playlistRow = (db: Queryable, id: string, where?: SQL) =>
+/** Whether `userId` likes the outer query's playlist (false for no user): a column, not a statement. */
+const likedColumn = (userId: string | null) =>
+  userId
+    ? sql<boolean>`exists (
+        select 1 from ${playlistLikes}
+        where ${q(playlistLikes.playlistId)} = ${q(playlists.id)}
+          and ${q(playlistLikes.userId)} = ${userId}
+      )`
+    : sql<boolean>`false`;
+
+/**
+ * A playlist's row with its like count, and whether `likedBy` likes it, as a query (to await, or
+ * to send in a batch).
+ */
+export const playlistRow = (
+  db: Queryable,
+  id: string,
+  where?: SQL,
+  likedBy: string | null = null,
+) =>
   db
-    .select({ playlist: playlistColumns, likes: likeCount })
+    .select({ playlist: playlistColumns, likes: likeCount, liked: likedColumn(likedBy) })
     .from(playlists)
     .where(and(eq(playlists.id, id), where));
 

@@ -14,6 +14,7 @@ import {
   OwnPlaylistDto,
   PlaylistDto,
   PlaylistSummaryDto,
+  PlaylistWithViewerDto,
   UpdatePlaylistForm,
   UpdatePlaylistJson,
 } from "./schema.ts";
@@ -68,12 +69,12 @@ const getOne = createRoute({
   summary: "A playlist with its tracks",
   ...edgeCached(
     EDGE.catalogue,
-    "The playlist with its full track list in playlist order. Only READY tracks are listed and counted (for the owner too): others cannot be played. A private playlist is shown to its owner only; anyone else (signed out, another user, an artist) gets 404, as for a playlist that does not exist. Sign-in is optional: without an `access_token` cookie the caller is anonymous; a cookie that is present but invalid, expired or of an ended session is 401, so that a client refreshes rather than taking its own playlist for missing.",
+    "The playlist with its full track list in playlist order. Only READY tracks are listed and counted (for the owner too): others cannot be played. A private playlist is shown to its owner only; anyone else (signed out, another user, an artist) gets 404, as for a playlist that does not exist. Sign-in is optional: without an `access_token` cookie the caller is anonymous; a cookie that is present but invalid, expired or of an ended session is 401, so that a client refreshes rather than taking its own playlist for missing. A signed-in user (listener) also gets `viewer: {liked}`, whether they like the playlist, read in the same round trip; anonymous callers and artists get no `viewer`. Only anonymous answers come from or go to the edge cache, so an answer with `viewer` is never shared.",
     maybeSignedIn(),
   ),
   request: { params: IdParams },
   responses: {
-    200: json(PlaylistDto, "The playlist."),
+    200: json(PlaylistWithViewerDto, "The playlist."),
     ...problemResponses(400, 401, 404),
   },
 });

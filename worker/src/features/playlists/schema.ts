@@ -120,6 +120,21 @@ export const PlaylistDto = z
       "A playlist with its full track list in playlist order. Only tracks whose conversion is READY are listed and counted.",
   });
 
+export const PlaylistWithViewerDto = PlaylistDto.extend({
+  viewer: z
+    .object({
+      liked: z.boolean().openapi({ description: "Whether the caller likes the playlist." }),
+    })
+    .optional()
+    .openapi({
+      description:
+        "The caller's own relation to the playlist. Present only when the caller is a signed-in user (listener); absent for anonymous callers and for artists.",
+    }),
+}).openapi("PlaylistWithViewer", {
+  description:
+    "A playlist with its full track list in playlist order (only READY tracks are listed and counted), with the signed-in listener's own relation to it (`viewer`).",
+});
+
 export const PlaylistSummaryDto = z
   .object({ ...playlistFields, _count: Counts })
   .openapi("PlaylistSummary");
@@ -145,6 +160,7 @@ export const LikeStateDto = z
   .openapi("PlaylistLikeState");
 
 export type PlaylistOut = z.infer<typeof PlaylistDto>;
+export type PlaylistWithViewerOut = z.infer<typeof PlaylistWithViewerDto>;
 export type PlaylistSummaryOut = z.infer<typeof PlaylistSummaryDto>;
 export type OwnPlaylistOut = z.infer<typeof OwnPlaylistDto>;
 export type LikeStateOut = z.infer<typeof LikeStateDto>;

@@ -26,6 +26,7 @@ import {
   type OwnPlaylistOut,
   type PlaylistOut,
   type PlaylistSummaryOut,
+  type PlaylistWithViewerOut,
 } from "./schema.ts";
 
 /** What the playlist services take; each function picks what it uses. */
@@ -184,20 +185,23 @@ function briefTrackRows(ctx: Pick<PlaylistDeps, "db">, playlistIds: SQLWrapper) 
 
 /**
  * GET /playlists/:id. A private playlist is shown to its owner only; to anyone else it is
- * 404, exactly like a missing one, so that its existence is not revealed.
+ * 404, exactly like a missing one, so that its existence is not revealed. A signed-in listener
+ * also gets whether they like it (`viewer`), a column of the playlist's own row.
  */
 export async function getPlaylist(
   ctx: Pick<PlaylistDeps, "db" | "viewer">,
   id: string,
-): Promise<PlaylistOut> {
+): Promise<PlaylistWithViewerOut> {
+  const listener = viewerUserId(ctx);
   // One round trip: the row (if the caller may see it) and the track list together.
   const [row, trackRows] = await ctx.db.batch([
-    playlistRow(ctx.db, id, visibleTo(viewerUserId(ctx))),
+    playlistRow(ctx.db, id, visibleTo(listener), listener),
     playlistTrackRows(ctx.db, id),
   ]);
   const playlist = toPlaylist(row[0], trackRows);
   if (!playlist) throw new NotFoundError("No such playlist.");
-  return playlist;
+  if (!listener) return playlist;
+  return { ...playlist, viewer: { liked: row[0]?.liked === true } };
 }
 
 /** The user id a visibility rule may match: artists own no playlists. */

@@ -7,7 +7,7 @@ import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { json, newRouter, optionalJsonBody, withHeaders } from "../../../openapi/router.ts";
 import { ACCOUNT_KINDS, bindAccount } from "../../../security/account-kinds.ts";
 import { clearSessionCookies } from "../../../security/cookies.ts";
-import { assertOwner, signedIn } from "../../../security/guard.ts";
+import { assertOwner, maybeSignedIn, signedIn } from "../../../security/guard.ts";
 import { PageQuery } from "../../../validation/common.ts";
 import { REAUTH_CODE_WHEN_ENABLED, REAUTH_RULES, reauthenticate } from "../../auth/reauth.ts";
 import { ReauthWithOptionalCodeBody } from "../../auth/schema.ts";
@@ -17,6 +17,7 @@ import {
   ArtistListItemDto,
   ArtistUpdateForm,
   ArtistUpdateJson,
+  ArtistWithViewerDto,
   UsernameParams,
 } from "./schema.ts";
 import { deleteArtist, getArtist, listArtists, updateArtist } from "./service.ts";
@@ -40,15 +41,18 @@ const list = createRoute({
   },
 });
 
+const VIEWER =
+  "Sign-in is optional: a signed-in user (listener) also gets `viewer: {following, liked}`, their own relation to the artist, read with the profile in the same statement; anonymous callers and artists get no `viewer`. Without an `access_token` cookie the caller is anonymous; a cookie that is present but invalid, expired or of an ended session is 401 (refresh, then retry). Only anonymous answers come from or go to the edge cache, so an answer with `viewer` is never shared.";
+
 const byId = createRoute({
   method: "get",
   path: "/{id}",
   operationId: "getArtist",
   tags,
   summary: "An artist by id",
-  ...edgeCached(EDGE.catalogue, "The artist's public profile."),
+  ...edgeCached(EDGE.catalogue, `The artist's public profile. ${VIEWER}`, maybeSignedIn()),
   request: { params: ArtistIdParams },
-  responses: { 200: json(ArtistDto, "The artist."), ...problemResponses(400, 404) },
+  responses: { 200: json(ArtistWithViewerDto, "The artist."), ...problemResponses(400, 401, 404) },
 });
 
 const byUsername = createRoute({
@@ -57,9 +61,13 @@ const byUsername = createRoute({
   operationId: "getArtistByUsername",
   tags,
   summary: "An artist by username",
-  ...edgeCached(EDGE.catalogue, "The username is matched case-insensitively."),
+  ...edgeCached(
+    EDGE.catalogue,
+    `The username is matched case-insensitively. ${VIEWER}`,
+    maybeSignedIn(),
+  ),
   request: { params: UsernameParams },
-  responses: { 200: json(ArtistDto, "The artist."), ...problemResponses(400, 404) },
+  responses: { 200: json(ArtistWithViewerDto, "The artist."), ...problemResponses(400, 401, 404) },
 });
 
 // Two images of 5 MB plus the text fields and multipart framing.

@@ -15,6 +15,24 @@ export const ArtistDto = z
     description: "A public artist profile. Never carries the email or password.",
   });
 
+export const ArtistWithViewerDto = ArtistDto.extend({
+  viewer: z
+    .object({
+      following: z.boolean().openapi({ description: "Whether the caller follows the artist." }),
+      liked: z.boolean().openapi({ description: "Whether the caller likes the artist." }),
+    })
+    .optional()
+    .openapi({
+      description:
+        "The caller's own relation to the artist. Present only when the caller is a signed-in user (listener); absent for anonymous callers and for artists.",
+    }),
+}).openapi("ArtistWithViewer", {
+  description:
+    "A public artist profile, with the signed-in listener's own relation to the artist (`viewer`). Never carries the email or password.",
+});
+
+export type ArtistWithViewerOut = z.infer<typeof ArtistWithViewerDto>;
+
 export const ArtistListItemDto = ArtistDto.extend({
   _count: z.object({ followers: z.number().int() }),
 }).openapi("ArtistListItem");

@@ -1,5 +1,13 @@
 import { trackKeys } from "@edge-music/contracts";
-import { albums, artists, follows, pgErrorCode, tracks, UNIQUE_VIOLATION } from "@edge-music/db";
+import {
+  albums,
+  artistLikes,
+  artists,
+  follows,
+  pgErrorCode,
+  tracks,
+  UNIQUE_VIOLATION,
+} from "@edge-music/db";
 import { count, desc, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { discardConversionJobs } from "../../../connections/queue.ts";
@@ -10,10 +18,14 @@ import type { RequestDeps } from "../../../request-deps.ts";
 import { deletePrefix } from "../../../storage/index.ts";
 import { offsetOf, type Page } from "../../../validation/common.ts";
 import { withSecondFactor } from "../../auth/two-factor/second-factor.ts";
-import { publicArtistColumns } from "./queries.ts";
+import { publicArtistColumns, relationOf } from "./queries.ts";
+import type { ArtistWithViewerOut } from "./schema.ts";
 
 /** What the profile services take; each function picks what it uses. */
-type ArtistDeps = Pick<RequestDeps, "db" | "redis" | "storage" | "log" | "waitUntil" | "principal">;
+type ArtistDeps = Pick<
+  RequestDeps,
+  "db" | "redis" | "storage" | "log" | "waitUntil" | "principal" | "viewer"
+>;
 
 type Row = { createdAt: Date } & Record<string, unknown>;
 const dto = <T extends Row>(row: T) => ({ ...row, createdAt: row.createdAt.toISOString() });
@@ -34,18 +46,28 @@ export async function listArtists(ctx: Pick<ArtistDeps, "db">, page: Page) {
   return rows.map(({ followers: n, ...row }) => ({ ...dto(row), _count: { followers: n } }));
 }
 
+/**
+ * GET /artists/:id and /artists/by-username/:username. A signed-in listener also gets their own
+ * relation to the artist (`viewer`), read by the same statement (two `exists` columns), so the
+ * read stays one round trip with the session check. Anonymous callers and artists get none.
+ */
 export async function getArtist(
-  ctx: Pick<ArtistDeps, "db">,
+  ctx: Pick<ArtistDeps, "db" | "viewer">,
   by: { id: string } | { username: string },
-) {
+): Promise<ArtistWithViewerOut> {
+  const listener = ctx.viewer?.kind === "user" ? ctx.viewer.id : null;
+  const mine = (relation: typeof follows | typeof artistLikes) =>
+    listener ? relationOf(relation, listener) : sql<boolean>`false`;
   const [row] = await ctx.db
-    .select(publicArtistColumns)
+    .select({ ...publicArtistColumns, following: mine(follows), liked: mine(artistLikes) })
     .from(artists)
     .where(
       "id" in by ? eq(artists.id, by.id) : sql`lower(${artists.username}) = lower(${by.username})`,
     );
   if (!row) throw new NotFoundError("No such artist.");
-  return dto(row);
+  const { following, liked, ...artist } = row;
+  if (!listener) return dto(artist);
+  return { ...dto(artist), viewer: { following: following === true, liked: liked === true } };
 }
 
 export interface ArtistUpdate {

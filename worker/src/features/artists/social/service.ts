@@ -3,7 +3,7 @@ import { and, desc, eq, getTableName, sql } from "drizzle-orm";
 import { NotFoundError } from "../../../errors/app-error.ts";
 import type { RequestDeps } from "../../../request-deps.ts";
 import { offsetOf, type Page } from "../../../validation/common.ts";
-import { publicArtistColumns } from "../profile/queries.ts";
+import { publicArtistColumns, relationOf } from "../profile/queries.ts";
 
 /** What following and liking take: the database and the signed-in user. */
 type SocialDeps = Pick<RequestDeps, "db" | "principal">;
@@ -64,7 +64,7 @@ const likeRow = (ctx: SocialDeps, artistId: string) =>
   ctx.db
     .select({
       likes: countOf(artistLikes),
-      liked: sql<boolean>`exists (select 1 from artist_likes as mine where mine.artist_id = "artists"."id" and mine.user_id = ${ctx.principal.id})`,
+      liked: relationOf(artistLikes, ctx.principal.id),
     })
     .from(artists)
     .where(eq(artists.id, artistId));
