@@ -218,6 +218,12 @@ describe("the web player", () => {
       const follow = page.getByRole("button", { name: `Follow ${seeded.artist}` });
       await follow.click();
       await page.getByRole("button", { name: `Following ${seeded.artist}` }).waitFor();
+      // Read again, the page knows both from the artist's read (its `viewer`).
+      await page.reload();
+      await page.getByRole("button", { name: `Following ${seeded.artist}` }).waitFor();
+      expect(await page.getByRole("button", { name: /^Liked/ }).getAttribute("aria-pressed")).toBe(
+        "true",
+      );
 
       // The artist's tracks as the queue: the next one plays after a press of "Next track".
       await page.getByRole("button", { name: "Play all" }).click();

@@ -51,7 +51,12 @@ export function ArtistPage({ id }: { id: string }) {
               Play all
             </button>
             {account.value?.kind === "user" && (
-              <FollowAndLike artistId={artist.id} name={artist.username} />
+              <FollowAndLike
+                key={artist.id}
+                artistId={artist.id}
+                name={artist.username}
+                viewer={artist.viewer}
+              />
             )}
           </div>
         </div>
@@ -76,37 +81,34 @@ export function ArtistPage({ id }: { id: string }) {
   );
 }
 
-/**
- * Follow and like. Whether the listener follows is read from their follows (first 100); the API
- * has no read of one's likes, so "Like" starts unpressed and shows the answer of each press.
- */
-function FollowAndLike({ artistId, name }: { artistId: string; name: string }) {
+/** Follow and like, from the listener's relation that came with the artist's read (`viewer`). */
+function FollowAndLike({
+  artistId,
+  name,
+  viewer,
+}: {
+  artistId: string;
+  name: string;
+  viewer: { following: boolean; liked: boolean } | undefined;
+}) {
   const client = api("user");
-  const follows = useResource(
-    async (signal) =>
-      unwrap(
-        await client.GET("/api/v1/artists/me/following", {
-          params: { query: { limit: 100 } },
-          signal,
-        }),
-      ).some((a) => a.id === artistId),
-    [artistId],
-  );
-  const [liked, setLiked] = useState<{ liked: boolean; count: number } | null>(null);
+  const [following, setFollowing] = useState(viewer?.following ?? false);
+  const [liked, setLiked] = useState<{ liked: boolean; count?: number }>({
+    liked: viewer?.liked ?? false,
+  });
   const { busy, error, run } = useAction();
   const path = { params: { path: { id: artistId } } };
-  const following = follows.data ?? false;
   return (
     <>
       <button
         type="button"
         aria-pressed={following}
-        disabled={busy || follows.loading}
+        disabled={busy}
         onClick={() =>
           run(async () => {
             if (following) unwrap(await client.DELETE("/api/v1/artists/{id}/follow", path));
             else unwrap(await client.POST("/api/v1/artists/{id}/follow", path));
-            follows.set(!following);
+            setFollowing(!following);
           })
         }
       >
@@ -114,19 +116,19 @@ function FollowAndLike({ artistId, name }: { artistId: string; name: string }) {
       </button>
       <button
         type="button"
-        aria-pressed={liked?.liked ?? false}
+        aria-pressed={liked.liked}
         disabled={busy}
         onClick={() =>
           run(async () => {
-            const state = liked?.liked
+            const state = liked.liked
               ? unwrap(await client.DELETE("/api/v1/artists/{id}/like", path))
               : unwrap(await client.POST("/api/v1/artists/{id}/like", path));
             setLiked({ liked: state.liked, count: state._count.likes });
           })
         }
       >
-        {liked?.liked ? "Liked" : "Like"}
-        {liked && <span class="muted"> · {liked.count}</span>}
+        {liked.liked ? "Liked" : "Like"}
+        {liked.count !== undefined && <span class="muted"> · {liked.count}</span>}
       </button>
       <ErrorMessage error={error} />
     </>

@@ -66,7 +66,6 @@ function PlaylistView({ id }: { id: string }) {
       unwrap(await api().GET("/api/v1/playlists/{id}", { params: { path: { id } }, signal })),
     [id],
   );
-  const [liked, setLiked] = useState(false);
   const [likeError, setLikeError] = useState<unknown>(null);
   if (playlist.error) {
     const missing = playlist.error instanceof ProblemError && playlist.error.status === 404;
@@ -88,6 +87,8 @@ function PlaylistView({ id }: { id: string }) {
   const p = playlist.data;
   const me = account.value;
   const owner = me?.kind === "user" && me.user.id === p.userId;
+  // The listener's own like comes with the read (`viewer`, signed-in listeners only).
+  const liked = p.viewer?.liked ?? false;
   const like = async () => {
     setLikeError(null);
     const path = { params: { path: { id } } };
@@ -98,8 +99,11 @@ function PlaylistView({ id }: { id: string }) {
           ? client.DELETE("/api/v1/playlists/{id}/like", path)
           : client.POST("/api/v1/playlists/{id}/like", path)),
       );
-      setLiked(state.liked);
-      playlist.set({ ...p, _count: { ...p._count, likes: state._count.likes } });
+      playlist.set({
+        ...p,
+        viewer: { liked: state.liked },
+        _count: { ...p._count, likes: state._count.likes },
+      });
     } catch (e) {
       setLikeError(e);
     }
