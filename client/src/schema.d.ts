@@ -1588,6 +1588,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/uploads/{uploadId}/parts/{partNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Send one part of a direct upload through this service
+         * @description The same-origin alternative to the presigned part URLs, for browser apps whose Content-Security-Policy (`connect-src 'self'`) or the bucket's CORS rule forbids storage's origin: the body, the part's raw bytes, is streamed to storage as it arrives. Send part `n` as bytes `[(n-1)·partSize, n·partSize)` of the file (the last part holds the rest), with any Content-Type (`application/octet-stream` by default); answers 200 with storage's `etag` of the part, to send with its number to `POST /uploads/{uploadId}/complete`. Sending a part again replaces it.
+         *
+         *     `Content-Length` is required and must be exactly the part's size (else 400, `errors[0].path` `header.content-length`): a body of unknown length (chunked) is refused before it is read. `partNumber`: 1 to the upload's part count (else 400). Another artist's upload: 403; unknown, completed, aborted or past its `expiresAt`: 404. A part is 8 MiB (MAX_DIRECT_UPLOAD_BYTES is at most 50 GiB), well under the platform's 100 MB request cap. 503 when storage cannot be reached or is busy (send the part again) or no S3 API is configured.
+         */
+        put: operations["uploadDirectUploadPart"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/uploads/{uploadId}/complete": {
         parameters: {
             query?: never;
@@ -2688,6 +2710,14 @@ export interface components {
              * @description One of the caller's albums (else 404).
              */
             albumId?: string;
+        };
+        UploadedPart: {
+            partNumber: number;
+            /**
+             * @description Storage's ETag of the part: send it with the part number to complete.
+             * @example "5d41402abc4b2a76b9719d911017c592"
+             */
+            etag: string;
         };
         CompleteUploadRequest: {
             parts: {
@@ -10996,6 +11026,102 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one the operation takes, or an uploaded file's type is not accepted. */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    uploadDirectUploadPart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uploadId: string;
+                /** @description 1 to the upload's part count (else 400). */
+                partNumber: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Stored: keep the ETag for the completion. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadedPart"];
+                };
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];

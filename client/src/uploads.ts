@@ -1,6 +1,6 @@
 // The two ways a track's file reaches the service, with progress: the form upload (one multipart
 // POST /tracks through the Worker) and the direct upload of a large file (parts PUT straight to
-// storage at presigned URLs, then completed).
+// storage at presigned URLs, or through the API on its own origin, then completed).
 import type { Client } from "openapi-fetch";
 import { ProblemError, unwrap } from "./problem.ts";
 import type { components, paths } from "./schema.d.ts";
@@ -31,6 +31,12 @@ export interface DirectUploadInput extends UploadTrackInput {
   contentType?: string;
   /** Parts sent at the same time (3 by default). */
   parallel?: number;
+  /**
+   * Where the parts go: `"storage"` (default), straight to the presigned URLs on storage's
+   * origin; `"api"`, through the API (PUT /uploads/{id}/parts/{n}, with the session's cookies),
+   * for apps whose Content-Security-Policy or the bucket's CORS rule forbids storage's origin.
+   */
+  via?: "storage" | "api";
 }
 
 export interface UploadContext {
@@ -87,10 +93,66 @@ export async function uploadTrack(ctx: UploadContext, input: UploadTrackInput): 
   return (await response.json()) as OwnTrack;
 }
 
+/** One part PUT through the API on its own origin; its ETag is in the JSON answer. */
+async function sendPartViaApi(
+  ctx: UploadContext,
+  uploadId: string,
+  partNumber: number,
+  body: Blob,
+  onSent: (bytes: number) => void,
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  let tries = 0;
+  const response = await ctx.refresher.withRetry(() => {
+    // A retry after a refresh sends the part again from its first byte.
+    if (tries++ > 0) onSent(0);
+    return sendWithProgress(ctx.fetch, {
+      url: `${ctx.baseUrl}/api/v1/uploads/${encodeURIComponent(uploadId)}/parts/${partNumber}`,
+      method: "PUT",
+      headers: { "content-type": "application/octet-stream" },
+      body,
+      credentials: "include",
+      onSent,
+      ...(signal ? { signal } : {}),
+    });
+  });
+  if (!response.ok) throw await ProblemError.fromResponse(response);
+  const { etag } = (await response.json()) as { etag: string };
+  return etag;
+}
+
+/** One part PUT to its presigned URL on storage's origin; its ETag is the answer's header. */
+async function sendPartToStorage(
+  ctx: UploadContext,
+  url: string,
+  partNumber: number,
+  body: Blob,
+  onSent: (bytes: number) => void,
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  const response = await sendWithProgress(ctx.fetch, {
+    url,
+    method: "PUT",
+    body,
+    // Storage, another origin: no cookies.
+    credentials: "omit",
+    onSent,
+    ...(signal ? { signal } : {}),
+  });
+  const etag = response.headers.get("etag");
+  await response.body?.cancel();
+  if (!response.ok) throw new Error(`part ${partNumber}: storage answered ${response.status}`);
+  // Browsers read it only when the bucket's CORS rule exposes ETag (deploy/r2-cors.json).
+  if (!etag) throw new Error(`part ${partNumber}: no ETag in storage's answer`);
+  return etag;
+}
+
 /**
- * A large file straight to storage: POST /uploads, each part PUT to its presigned URL (its ETag
- * kept), then POST /uploads/{id}/complete: 202 with the track. On any failure, or when `signal`
- * fires, the upload is aborted (DELETE /uploads/{id}) and the error thrown.
+ * A large file in parts: POST /uploads, each part PUT (its ETag kept), then POST
+ * /uploads/{id}/complete: 202 with the track. The parts go to their presigned URLs on storage's
+ * origin, or with `via: "api"` through the API's own origin (PUT /uploads/{id}/parts/{n}, with
+ * the session's cookies and its refresh). On any failure, or when `signal` fires, the upload is
+ * aborted (DELETE /uploads/{id}) and the error thrown.
  */
 export async function directUpload(
   ctx: UploadContext,
@@ -123,24 +185,15 @@ export async function directUpload(
         input.signal?.throwIfAborted();
         const { partNumber, url } = part;
         const from = (partNumber - 1) * started.partSize;
-        const response = await sendWithProgress(ctx.fetch, {
-          url,
-          method: "PUT",
-          body: file.slice(from, Math.min(file.size, from + started.partSize)),
-          // Storage, another origin: no cookies.
-          credentials: "omit",
-          onSent: (bytes) => {
-            sent.set(partNumber, bytes);
-            report();
-          },
-          ...(input.signal ? { signal: input.signal } : {}),
-        });
-        const etag = response.headers.get("etag");
-        await response.body?.cancel();
-        if (!response.ok)
-          throw new Error(`part ${partNumber}: storage answered ${response.status}`);
-        // Browsers read it only when the bucket's CORS rule exposes ETag (deploy/r2-cors.json).
-        if (!etag) throw new Error(`part ${partNumber}: no ETag in storage's answer`);
+        const body = file.slice(from, Math.min(file.size, from + started.partSize));
+        const onSent = (bytes: number) => {
+          sent.set(partNumber, bytes);
+          report();
+        };
+        const etag =
+          input.via === "api"
+            ? await sendPartViaApi(ctx, started.uploadId, partNumber, body, onSent, input.signal)
+            : await sendPartToStorage(ctx, url, partNumber, body, onSent, input.signal);
         etags.set(partNumber, etag);
       }
     };

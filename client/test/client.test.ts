@@ -230,6 +230,24 @@ describe("uploads", () => {
     expectRisingToTheEnd(progress, file.size);
   });
 
+  test("the direct upload via the API sends its two parts to the API's own origin, with progress", async () => {
+    const { api, counted } = await newArtist();
+    const file = wavFile(9 * MIB);
+    const progress: UploadProgress[] = [];
+    const track = await api.directUpload({
+      file,
+      title: "Through the API",
+      via: "api",
+      onProgress: (p) => progress.push(p),
+    });
+    expect(track).toMatchObject({ title: "Through the API", processingStatus: "PROCESSING" });
+    expect(counted.count(/^PUT /)).toBe(2);
+    expect(counted.count(/^PUT \/api\/v1\/uploads\/[^/]+\/parts\/1$/)).toBe(1);
+    expect(counted.count(/^PUT \/api\/v1\/uploads\/[^/]+\/parts\/2$/)).toBe(1);
+    expect(counted.count(/^POST \/api\/v1\/uploads\/[^/]+\/complete$/)).toBe(1);
+    expectRisingToTheEnd(progress, file.size);
+  });
+
   test("a direct upload cancelled by its signal stops sending, aborts the upload and throws", async () => {
     const { api, counted } = await newArtist();
     const file = wavFile(9 * MIB);

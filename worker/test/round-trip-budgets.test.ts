@@ -679,6 +679,21 @@ const BUDGETS: Record<string, Budget> = {
       };
     },
   },
+  "PUT /api/v1/uploads/{uploadId}/parts/{partNumber}": {
+    trips: 1,
+    prepare: async () => {
+      const account = await uploader();
+      const file = wav(4096);
+      const started = await startUpload(account, file);
+      return {
+        client: account.client,
+        method: "PUT",
+        path: `/api/v1/uploads/${started.uploadId}/parts/1`,
+        raw: { body: file, contentType: "application/octet-stream" },
+        headers: { "content-length": String(file.length) },
+      };
+    },
+  },
   "POST /api/v1/uploads/{uploadId}/complete": {
     trips: 2,
     why: "the upload read (its owner, its key) before storage joins the parts and the file is checked; then the track made, the upload removed and the track read back in one batch",

@@ -1,9 +1,10 @@
 // Multipart uploads that a client sends straight to the bucket through presigned part URLs (S3's
-// API: R2's S3 endpoint in production, the S3-compatible server locally). The Worker only starts,
-// signs, completes and aborts them: the bytes never pass through it.
+// API: R2's S3 endpoint in production, the S3-compatible server locally). The Worker starts,
+// signs, completes and aborts them; a part's bytes pass through it only when a browser cannot
+// reach storage's origin (uploadPart, streamed).
 import { AwsClient } from "aws4fetch";
 import type { Env } from "../env.ts";
-import { StorageError } from "./port.ts";
+import { StorageError, StorageUnavailableError } from "./port.ts";
 
 export interface S3ApiConfig {
   endpoint: string;
@@ -47,21 +48,32 @@ const xmlText = (xml: string, tag: string) =>
 const escapeXml = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
+/** Storage no longer knows the multipart upload (aborted, completed, or past its lifecycle rule). */
+export class NoSuchMultipartError extends StorageError {
+  constructor(key: string) {
+    super(`S3 has no multipart upload for ${key}`);
+    this.name = "NoSuchMultipartError";
+  }
+}
+
 export function directUploadStore(config: S3ApiConfig) {
-  const client = new AwsClient({
+  const credentials = {
     accessKeyId: config.accessKeyId,
     secretAccessKey: config.secretAccessKey,
     service: "s3",
     region: config.region,
-  });
+  };
+  const client = new AwsClient(credentials);
+  // A streamed body can be read once: aws4fetch's retries of a 5xx would send a spent stream.
+  const onceClient = new AwsClient({ ...credentials, retries: 0 });
   const bucketUrl = `${config.endpoint.replace(/\/+$/, "")}/${encodeURIComponent(config.bucket)}`;
   const objectUrl = (key: string, query: Record<string, string>) => {
     const url = new URL(`${bucketUrl}/${key.split("/").map(encodeURIComponent).join("/")}`);
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
     return url.toString();
   };
-  const send = (url: string, init: RequestInit) =>
-    client.fetch(url, {
+  const send = (url: string, init: RequestInit, via = client) =>
+    via.fetch(url, {
       ...init,
       headers: { "x-amz-content-sha256": "UNSIGNED-PAYLOAD", ...(init.headers ?? {}) },
     });
@@ -92,6 +104,49 @@ export function directUploadStore(config: S3ApiConfig) {
       });
       const signed = await client.sign(url, { method: "PUT", aws: { signQuery: true } });
       return signed.url;
+    },
+
+    /**
+     * UploadPart, streamed: `body` goes to storage as it arrives, never held whole. A
+     * FixedLengthStream sends it with its Content-Length (S3 refuses chunked parts) and fails the
+     * request if the stream holds more or fewer than `length` bytes. Answers the part's ETag.
+     */
+    async uploadPart(
+      key: string,
+      multipartId: string,
+      partNumber: number,
+      body: ReadableStream<Uint8Array>,
+      length: number,
+    ): Promise<string> {
+      const url = objectUrl(key, { partNumber: String(partNumber), uploadId: multipartId });
+      let response: Response;
+      try {
+        response = await send(
+          url,
+          { method: "PUT", body: body.pipeThrough(new FixedLengthStream(length)) },
+          onceClient,
+        );
+      } catch (error) {
+        // The connection failed or broke, or the sender's body ended early: send the part again.
+        throw new StorageUnavailableError(`S3 UploadPart ${key} #${partNumber} failed: ${error}`, {
+          cause: error,
+        });
+      }
+      const etag = response.headers.get("etag");
+      if (response.ok && etag) {
+        await response.body?.cancel();
+        return etag;
+      }
+      const xml = await response.text().catch(() => "");
+      if (response.status === 404 && xmlText(xml, "Code") === "NoSuchUpload") {
+        throw new NoSuchMultipartError(key);
+      }
+      const message = `S3 UploadPart ${key} #${partNumber} failed with ${response.status}: ${xml.slice(0, 300)}`;
+      // Busy or failing storage: the part may be sent again (a part sent twice replaces itself).
+      if (response.status >= 500 || response.status === 429) {
+        throw new StorageUnavailableError(message);
+      }
+      throw new StorageError(message);
     },
 
     /** CompleteMultipartUpload with the parts the client reports. */

@@ -1,6 +1,7 @@
 import { expect, inject } from "vitest";
 import { s3Storage } from "../../src/storage/s3.ts";
-import { Client, type Registered, registerAccount } from "../support/auth.ts";
+import { app, Client, type Registered, registerAccount } from "../support/auth.ts";
+import { send, testBindings } from "../support/env.ts";
 
 export const MIB = 1024 * 1024;
 const infra = inject("infra");
@@ -16,7 +17,7 @@ export const S3_BINDINGS = {
 export const storage = () => s3Storage(infra.s3);
 
 /** A WAV file of `size` bytes: a RIFF/WAVE header, then silence. */
-export function wav(size: number): Uint8Array {
+export function wav(size: number): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(size);
   const view = new DataView(bytes.buffer);
   const ascii = (at: number, text: string) => {
@@ -71,4 +72,58 @@ export async function sendParts(started: Started, file: Uint8Array) {
       return { partNumber, etag: put.headers.get("etag") ?? "" };
     }),
   );
+}
+
+/**
+ * PUTs one part through the Worker (PUT /uploads/{id}/parts/{n}), as a same-origin browser does:
+ * with its Content-Length, unless `length` says another (or null: none).
+ */
+export async function putPart(
+  client: Client,
+  uploadId: string,
+  partNumber: number | string,
+  body: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>,
+  length: number | null = body instanceof Uint8Array ? body.length : null,
+) {
+  const path = `/api/v1/uploads/${uploadId}/parts/${partNumber}`;
+  const cookie = client.jar.header(path);
+  const response = await send(
+    app,
+    path,
+    {
+      method: "PUT",
+      headers: {
+        "cf-connecting-ip": client.ip,
+        "content-type": "application/octet-stream",
+        ...(cookie ? { cookie } : {}),
+        ...(length !== null ? { "content-length": String(length) } : {}),
+      },
+      body,
+      ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
+    } as RequestInit,
+    testBindings(client.bindings),
+  );
+  client.jar.take(response);
+  return response;
+}
+
+/** Sends each part through the Worker; the parts with the ETags it answered. */
+export async function sendPartsViaApi(
+  account: Registered,
+  started: Started,
+  file: Uint8Array<ArrayBuffer>,
+) {
+  const parts: Array<{ partNumber: number; etag: string }> = [];
+  for (const { partNumber } of started.parts) {
+    const from = (partNumber - 1) * started.partSize;
+    const response = await putPart(
+      account.client,
+      started.uploadId,
+      partNumber,
+      file.slice(from, from + started.partSize),
+    );
+    expect(response.status).toBe(200);
+    parts.push((await response.json()) as { partNumber: number; etag: string });
+  }
+  return parts;
 }

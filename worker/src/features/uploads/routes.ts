@@ -4,8 +4,14 @@ import { json, jsonBody, newRouter } from "../../openapi/router.ts";
 import { signedIn } from "../../security/guard.ts";
 import { uuidParam } from "../../validation/common.ts";
 import { OwnTrackDto } from "../tracks/catalogue/schema.ts";
-import { CompleteUploadBody, DirectUploadDto, StartUploadBody } from "./schema.ts";
-import { abortUpload, completeUpload, startUpload } from "./service.ts";
+import {
+  CompleteUploadBody,
+  DirectUploadDto,
+  PartParams,
+  StartUploadBody,
+  UploadedPartDto,
+} from "./schema.ts";
+import { abortUpload, completeUpload, sendPart, startUpload } from "./service.ts";
 
 const tags = ["Tracks"];
 const Params = z.object({ uploadId: uuidParam("uploadId") });
@@ -26,6 +32,32 @@ const start = createRoute({
   responses: {
     201: json(DirectUploadDto, "Started: send the parts."),
     ...problemResponses(400, 401, 403, 404, 413, 415, 503),
+  },
+});
+
+const part = createRoute({
+  method: "put",
+  path: "/{uploadId}/parts/{partNumber}",
+  operationId: "uploadDirectUploadPart",
+  tags,
+  ...signedIn("artist"),
+  summary: "Send one part of a direct upload through this service",
+  description: [
+    "The same-origin alternative to the presigned part URLs, for browser apps whose Content-Security-Policy (`connect-src 'self'`) or the bucket's CORS rule forbids storage's origin: the body, the part's raw bytes, is streamed to storage as it arrives. Send part `n` as bytes `[(n-1)·partSize, n·partSize)` of the file (the last part holds the rest), with any Content-Type (`application/octet-stream` by default); answers 200 with storage's `etag` of the part, to send with its number to `POST /uploads/{uploadId}/complete`. Sending a part again replaces it.",
+    "`Content-Length` is required and must be exactly the part's size (else 400, `errors[0].path` `header.content-length`): a body of unknown length (chunked) is refused before it is read. `partNumber`: 1 to the upload's part count (else 400). Another artist's upload: 403; unknown, completed, aborted or past its `expiresAt`: 404. A part is 8 MiB (MAX_DIRECT_UPLOAD_BYTES is at most 50 GiB), well under the platform's 100 MB request cap. 503 when storage cannot be reached or is busy (send the part again) or no S3 API is configured.",
+  ].join("\n\n"),
+  request: {
+    params: PartParams,
+    body: {
+      required: true,
+      content: {
+        "application/octet-stream": { schema: z.string().openapi({ format: "binary" }) },
+      },
+    },
+  },
+  responses: {
+    200: json(UploadedPartDto, "Stored: keep the ETag for the completion."),
+    ...problemResponses(400, 401, 403, 404, 503),
   },
 });
 
@@ -64,6 +96,15 @@ const abort = createRoute({
 /** /api/v1/uploads: direct multipart uploads of large sources. */
 export const uploadRoutes = newRouter()
   .openapi(start, async (c) => c.json(await startUpload(c.var.deps, c.req.valid("json")), 201))
+  .openapi(part, async (c) => {
+    const { uploadId, partNumber } = c.req.valid("param");
+    const declared = c.req.header("content-length") ?? "";
+    const length = /^\d{1,15}$/.test(declared) ? Number(declared) : null;
+    return c.json(
+      await sendPart(c.var.deps, uploadId, { partNumber, length, body: c.req.raw.body }),
+      200,
+    );
+  })
   .openapi(complete, async (c) => {
     const { uploadId } = c.req.valid("param");
     const { parts } = c.req.valid("json");

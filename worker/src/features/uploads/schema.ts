@@ -1,14 +1,26 @@
 import { z } from "@hono/zod-openapi";
 import { AUDIO_CONTENT_TYPES } from "../../file-input/audio.ts";
-import { Timestamp } from "../../validation/common.ts";
+import { Timestamp, uuidParam } from "../../validation/common.ts";
 import { Title } from "../tracks/catalogue/schema.ts";
 
 /** S3 and R2 take at most 10,000 parts, each at least 5 MiB but the last. */
 export const MAX_PARTS = 10_000;
 const MIB = 1024 * 1024;
-/** Parts of 8 MiB, or larger when a file would need more than MAX_PARTS of them. */
+/**
+ * Parts of 8 MiB, or larger when a file would need more than MAX_PARTS of them (files above 10,000 × 8 MiB).
+ * MAX_DIRECT_UPLOAD_BYTES is at most 50 GiB, so parts are 8 MiB: a part sent through the Worker
+ * stays far under the platform's 100 MB request cap (reached only by files of ~900 GiB).
+ */
 export const partSizeFor = (size: number) =>
   Math.max(8 * MIB, Math.ceil(size / MAX_PARTS / MIB) * MIB);
+
+/** Bytes of part `partNumber` (1-based) of a file of `size` bytes, or null past its last part. */
+export function partLength(size: number, partNumber: number): number | null {
+  const partSize = partSizeFor(size);
+  const from = (partNumber - 1) * partSize;
+  if (partNumber < 1 || from >= size) return null;
+  return Math.min(partSize, size - from);
+}
 
 export const DECLARED_TYPES = [...new Set(Object.values(AUDIO_CONTENT_TYPES))].concat([
   "audio/mp3",
@@ -59,6 +71,30 @@ export const DirectUploadDto = z
     }),
   })
   .openapi("DirectUpload");
+
+export const PartParams = z.object({
+  uploadId: uuidParam("uploadId"),
+  partNumber: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PARTS)
+    .openapi({
+      param: { name: "partNumber", in: "path" },
+      description: "1 to the upload's part count (else 400).",
+      example: 1,
+    }),
+});
+
+export const UploadedPartDto = z
+  .object({
+    partNumber: z.number().int().min(1),
+    etag: z.string().openapi({
+      description: "Storage's ETag of the part: send it with the part number to complete.",
+      example: '"5d41402abc4b2a76b9719d911017c592"',
+    }),
+  })
+  .openapi("UploadedPart");
 
 export const CompleteUploadBody = z
   .object({

@@ -20,12 +20,13 @@ import {
   type CompletedPart,
   directUploadStore,
   MultipartRefusedError,
+  NoSuchMultipartError,
   s3ApiConfig,
 } from "../../storage/direct-upload.ts";
 import { findTrackQuery, toOwnTrackDto } from "../tracks/catalogue/queries.ts";
 import type { OwnTrackView } from "../tracks/catalogue/schema.ts";
 import { ownAlbum } from "../tracks/upload/service.ts";
-import { DECLARED_TYPES, partSizeFor } from "./schema.ts";
+import { DECLARED_TYPES, partLength, partSizeFor } from "./schema.ts";
 
 /** How long the part URLs work; an upload not completed by then is aborted. */
 export const UPLOAD_TTL_SECONDS = 24 * 60 * 60;
@@ -111,6 +112,61 @@ async function ownUpload(ctx: Pick<UploadDeps, "db" | "principal">, id: string) 
   if (!row) throw noSuchUpload(id);
   assertOwner(ctx.principal, row.artistId, "upload");
   return row;
+}
+
+export interface PartToSend {
+  partNumber: number;
+  /** The request's Content-Length, or null when it sent none. */
+  length: number | null;
+  body: ReadableStream<Uint8Array> | null;
+}
+
+const lengthError = (message: string) =>
+  new ValidationError([{ path: "header.content-length", message, code: "invalid_length" }]);
+
+/**
+ * One part sent through the Worker (for browsers that may not reach storage's origin): the
+ * upload read (its owner, its size, its day), the part's number and exact length checked, then
+ * the body streamed to storage's UploadPart. Answers storage's ETag of the part.
+ */
+export async function sendPart(ctx: UploadDeps, id: string, part: PartToSend) {
+  const { partNumber, length, body } = part;
+  // Checked before the read: a request without its length costs no round trip.
+  if (length === null) {
+    throw lengthError("Content-Length is required: the part's exact size in bytes");
+  }
+  const upload = await ownUpload(ctx, id);
+  // Its part URLs stopped working at the same instant; the hourly clean-up aborts it soon.
+  if (upload.expiresAt.getTime() <= ctx.now.getTime()) {
+    throw new NotFoundError(`The upload ${id} has expired; start a new one.`);
+  }
+  const expected = partLength(upload.size, partNumber);
+  if (expected === null) {
+    const count = Math.ceil(upload.size / partSizeFor(upload.size));
+    throw new ValidationError([
+      {
+        path: "param.partNumber",
+        message: `the upload has ${count} part${count === 1 ? "" : "s"}: 1 to ${count}`,
+        code: "too_big",
+      },
+    ]);
+  }
+  if (length !== expected || !body) {
+    throw lengthError(`part ${partNumber} must be exactly ${expected} bytes, not ${length}`);
+  }
+  try {
+    const etag = await storeOf(ctx.env).uploadPart(
+      upload.storageKey,
+      upload.multipartId,
+      partNumber,
+      body,
+      length,
+    );
+    return { partNumber, etag };
+  } catch (error) {
+    if (error instanceof NoSuchMultipartError) throw noSuchUpload(id);
+    throw error;
+  }
 }
 
 /** Why a stored file cannot become a track, or null: its size and its first bytes. */
