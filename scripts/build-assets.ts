@@ -70,18 +70,6 @@ async function buildWeb(): Promise<void> {
   await writeFile(STAMP, inputs);
 }
 
-/** Extra origins the player may send requests to (space- or comma-separated), checked. */
-function connectSources(): string[] {
-  const list = (process.env.WEB_CONNECT_SRC ?? "").split(/[\s,]+/).filter(Boolean);
-  return list.map((value) => {
-    const url = new URL(value);
-    if (!["https:", "http:"].includes(url.protocol) || url.origin !== value.replace(/\/$/, "")) {
-      throw new Error(`WEB_CONNECT_SRC takes origins (https://host[:port]), not ${value}`);
-    }
-    return url.origin;
-  });
-}
-
 await buildWeb();
 
 const { version } = JSON.parse(await readFile(join(scalar, "package.json"), "utf8")) as {
@@ -106,9 +94,8 @@ await writeFile(
       "img-src 'self' data: blob:",
       "media-src 'self' blob:",
       "worker-src 'self' blob:",
-      // A direct upload PUTs its parts to presigned storage URLs: the bucket's S3 origin
-      // (https://<account>.r2.cloudflarestorage.com) is added at build time by WEB_CONNECT_SRC.
-      ["connect-src 'self'", ...connectSources()].join(" "),
+      // Large uploads send their parts through the API too (PUT /uploads/{id}/parts/{n}).
+      "connect-src 'self'",
       "object-src 'none'",
       "base-uri 'none'",
       "form-action 'self'",

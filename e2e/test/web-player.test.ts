@@ -4,11 +4,13 @@
 // artist signs up, uploads a file, watches it reach READY, and sees a broken upload's reason.
 // Nothing is requested from another origin and no page error or CSP breach happens on the way.
 // With SCREENSHOTS=<folder>, the main screens are saved there (desktop and phone width).
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { promisify } from "node:util";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { registerArtist, uploadTrack, waitUntilReady } from "./support/api.ts";
@@ -516,6 +518,39 @@ describe("the web player", () => {
       await page.getByRole("status").filter({ hasText: "Moved" }).waitFor();
       await page.reload();
       await expect.poll(titles).toEqual([other.title, seeded.title]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("a file over 95 MB goes from the studio as a direct upload whose parts pass through the API", async () => {
+    // 68 s of 192 kHz stereo 32-bit float noise: ~104 MB, past the form upload's 95 MB.
+    const big = join(work, "big.wav");
+    await promisify(execFile)("ffmpeg", [
+      ...["-v", "error", "-y", "-f", "lavfi", "-i", "anoisesrc=d=68:r=192000:a=0.3"],
+      ...["-ac", "2", "-c:a", "pcm_f32le", big],
+    ]);
+    const { page, context, problems } = await open();
+    const parts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "PUT") parts.push(new URL(request.url()).pathname);
+    });
+    try {
+      await signUp(page, "Artist", `big_${randomBytes(3).toString("hex")}`);
+      await page.waitForURL(`${stack.apiUrl}/studio`);
+      await page.getByRole("link", { name: "Upload", exact: true }).first().click();
+      await page.getByLabel("Audio file").setInputFiles(big);
+      await page.getByLabel("Title", { exact: true }).fill("Long take");
+      await page.getByRole("button", { name: "Upload", exact: true }).click();
+      await page
+        .getByRole("status")
+        .filter({ hasText: /Ready|Convert|Wait/ })
+        .waitFor({ timeout: 60_000 });
+      expect(parts.length).toBeGreaterThan(10);
+      for (const path of parts)
+        expect(path).toMatch(/^\/api\/v1\/uploads\/[0-9a-f-]{36}\/parts\/\d+$/);
+      await page.getByRole("status").filter({ hasText: "Ready" }).waitFor({ timeout: 120_000 });
       expect(problems).toEqual([]);
     } finally {
       await context.close();
