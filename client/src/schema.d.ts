@@ -1598,7 +1598,7 @@ export interface paths {
         get?: never;
         /**
          * Send one part of a direct upload through this service
-         * @description The same-origin alternative to the presigned part URLs, for browser apps whose Content-Security-Policy (`connect-src 'self'`) or the bucket's CORS rule forbids storage's origin: the body, the part's raw bytes, is streamed to storage as it arrives. Send part `n` as bytes `[(n-1)·partSize, n·partSize)` of the file (the last part holds the rest), with any Content-Type (`application/octet-stream` by default); answers 200 with storage's `etag` of the part, to send with its number to `POST /uploads/{uploadId}/complete`. Sending a part again replaces it.
+         * @description The same-origin alternative to the presigned part URLs, for browser apps whose Content-Security-Policy (`connect-src 'self'`) or the bucket's CORS rule forbids storage's origin: the body, the part's raw bytes, is streamed to storage as it arrives. Send part `n` as bytes `[(n-1)·partSize, n·partSize)` of the file (the last part holds the rest), as `application/octet-stream` or without a Content-Type (any other type: 415, before anything is read); answers 200 with storage's `etag` of the part, to send with its number to `POST /uploads/{uploadId}/complete`. Sending a part again replaces it.
          *
          *     `Content-Length` is required and must be exactly the part's size (else 400, `errors[0].path` `header.content-length`): a body of unknown length (chunked) is refused before it is read. `partNumber`: 1 to the upload's part count (else 400). Another artist's upload: 403; unknown, completed, aborted or past its `expiresAt`: 404. A part is 8 MiB (MAX_DIRECT_UPLOAD_BYTES is at most 50 GiB), well under the platform's 100 MB request cap. 503 when storage cannot be reached or is busy (send the part again) or no S3 API is configured.
          */
@@ -11122,6 +11122,17 @@ export interface operations {
             };
             /** @description The body is larger than the limit. */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body's Content-Type is not one the operation takes, or an uploaded file's type is not accepted. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];

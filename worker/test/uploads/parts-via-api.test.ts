@@ -149,6 +149,17 @@ describe("direct-upload parts sent through the Worker", () => {
         "VALIDATION_FAILED",
       );
     }
+    // Raw bytes only: another declared type is 415, before the body is read.
+    const typed = chunked(lastPart, 64 * 1024);
+    await expectProblem(
+      await putPart(account.client, id, 2, typed.stream, MIB, "text/plain"),
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+    );
+    expect(typed.pulls.count).toBeLessThanOrEqual(1);
+    // Without a Content-Type (a Blob without a type, as browsers send it): taken.
+    expect((await putPart(account.client, id, 2, lastPart, MIB, null)).status).toBe(200);
+
     // Refused parts left nothing behind: the right ones still complete the upload.
     const parts = await Promise.all(
       [file.slice(0, 8 * MIB), lastPart].map(async (bytes, i) => {

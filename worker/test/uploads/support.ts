@@ -84,6 +84,7 @@ export async function putPart(
   partNumber: number | string,
   body: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>,
   length: number | null = body instanceof Uint8Array ? body.length : null,
+  contentType: string | null = "application/octet-stream",
 ) {
   const path = `/api/v1/uploads/${uploadId}/parts/${partNumber}`;
   const cookie = client.jar.header(path);
@@ -94,7 +95,7 @@ export async function putPart(
       method: "PUT",
       headers: {
         "cf-connecting-ip": client.ip,
-        "content-type": "application/octet-stream",
+        ...(contentType !== null ? { "content-type": contentType } : {}),
         ...(cookie ? { cookie } : {}),
         ...(length !== null ? { "content-length": String(length) } : {}),
       },

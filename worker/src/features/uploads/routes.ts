@@ -43,7 +43,7 @@ const part = createRoute({
   ...signedIn("artist"),
   summary: "Send one part of a direct upload through this service",
   description: [
-    "The same-origin alternative to the presigned part URLs, for browser apps whose Content-Security-Policy (`connect-src 'self'`) or the bucket's CORS rule forbids storage's origin: the body, the part's raw bytes, is streamed to storage as it arrives. Send part `n` as bytes `[(n-1)·partSize, n·partSize)` of the file (the last part holds the rest), with any Content-Type (`application/octet-stream` by default); answers 200 with storage's `etag` of the part, to send with its number to `POST /uploads/{uploadId}/complete`. Sending a part again replaces it.",
+    "The same-origin alternative to the presigned part URLs, for browser apps whose Content-Security-Policy (`connect-src 'self'`) or the bucket's CORS rule forbids storage's origin: the body, the part's raw bytes, is streamed to storage as it arrives. Send part `n` as bytes `[(n-1)·partSize, n·partSize)` of the file (the last part holds the rest), as `application/octet-stream` or without a Content-Type (any other type: 415, before anything is read); answers 200 with storage's `etag` of the part, to send with its number to `POST /uploads/{uploadId}/complete`. Sending a part again replaces it.",
     "`Content-Length` is required and must be exactly the part's size (else 400, `errors[0].path` `header.content-length`): a body of unknown length (chunked) is refused before it is read. `partNumber`: 1 to the upload's part count (else 400). Another artist's upload: 403; unknown, completed, aborted or past its `expiresAt`: 404. A part is 8 MiB (MAX_DIRECT_UPLOAD_BYTES is at most 50 GiB), well under the platform's 100 MB request cap. 503 when storage cannot be reached or is busy (send the part again) or no S3 API is configured.",
   ].join("\n\n"),
   request: {
@@ -57,7 +57,7 @@ const part = createRoute({
   },
   responses: {
     200: json(UploadedPartDto, "Stored: keep the ETag for the completion."),
-    ...problemResponses(400, 401, 403, 404, 503),
+    ...problemResponses(400, 401, 403, 404, 415, 503),
   },
 });
 
@@ -101,7 +101,12 @@ export const uploadRoutes = newRouter()
     const declared = c.req.header("content-length") ?? "";
     const length = /^\d{1,15}$/.test(declared) ? Number(declared) : null;
     return c.json(
-      await sendPart(c.var.deps, uploadId, { partNumber, length, body: c.req.raw.body }),
+      await sendPart(c.var.deps, uploadId, {
+        partNumber,
+        length,
+        contentType: c.req.header("content-type"),
+        body: c.req.raw.body,
+      }),
       200,
     );
   })

@@ -116,6 +116,8 @@ async function ownUpload(ctx: Pick<UploadDeps, "db" | "principal">, id: string) 
 
 export interface PartToSend {
   partNumber: number;
+  /** The request's Content-Type, if it sent one. */
+  contentType: string | undefined;
   /** The request's Content-Length, or null when it sent none. */
   length: number | null;
   body: ReadableStream<Uint8Array> | null;
@@ -130,8 +132,13 @@ const lengthError = (message: string) =>
  * the body streamed to storage's UploadPart. Answers storage's ETag of the part.
  */
 export async function sendPart(ctx: UploadDeps, id: string, part: PartToSend) {
-  const { partNumber, length, body } = part;
-  // Checked before the read: a request without its length costs no round trip.
+  const { partNumber, length, body, contentType } = part;
+  // Checked before the read: a request of another type or without its length costs no round trip.
+  if (contentType !== undefined && !/^application\/octet-stream\s*(;|$)/i.test(contentType)) {
+    throw new UnsupportedMediaTypeError(
+      "A part is raw bytes: send it as application/octet-stream, or without a Content-Type.",
+    );
+  }
   if (length === null) {
     throw lengthError("Content-Length is required: the part's exact size in bytes");
   }
