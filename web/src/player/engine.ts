@@ -193,7 +193,7 @@ export class Player {
     const master = `/api/v1/tracks/stream/${trackId}/hls/master.m3u8`;
     this.#hls?.destroy();
     this.#hls = undefined;
-    const { default: Hls } = await import("hls.js");
+    const { default: Hls } = await import("hls.js/light");
     if (load !== this.#load) return;
     if (Hls.isSupported()) {
       const hls = new Hls({ startLevel: -1, capLevelToPlayerSize: false });
@@ -347,11 +347,12 @@ export class Player {
 export const player = new Player();
 
 /**
- * hls.js (~180 KiB gzip) is its own chunk, kept out of the first load: fetched once the page is
- * idle after it (or by the first play, whichever comes first), so a play rarely waits for it.
+ * hls.js (its light build, ~115 KiB gzip) is its own chunk, kept out of the first load: fetched
+ * once the page is idle after it (or by the first play, whichever comes first), so a play rarely
+ * waits for it.
  */
 export function prefetchHls(): void {
-  const load = () => void import("hls.js");
+  const load = () => void import("hls.js/light");
   if (typeof requestIdleCallback === "function") requestIdleCallback(load, { timeout: 3_000 });
   else setTimeout(load, 1_500);
 }
