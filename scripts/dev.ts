@@ -148,7 +148,7 @@ async function main(): Promise<void> {
     const api = `http://localhost:${ports.worker}/api/v1`;
     await waitForHttp(`${api}/health/live`, 120_000);
     say(
-      `ready in ${((Date.now() - started) / 1000).toFixed(1)} s · api ${api} · docs ${api}/docs · health ${api}/health/ready · ` +
+      `ready in ${((Date.now() - started) / 1000).toFixed(1)} s · player http://localhost:${ports.worker}/ · api ${api} · docs ${api}/docs · health ${api}/health/ready · ` +
         `postgres ${redact(infra.databaseUrl)} · pooler (the Worker's) ${redact(infra.pooledDatabaseUrl)} · neon bridge ${infra.neonWsProxy} ${infra.neonHttpEndpoint} · db rtt ${infra.dbRttMs} ms · redis ${infra.redisUrl} · s3 ${infra.s3.endpoint}/${infra.s3.bucket} · stand-ins ${infra.standIns.url} · Ctrl-C stops all`,
     );
   } catch (error) {
