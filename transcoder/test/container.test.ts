@@ -18,7 +18,13 @@ function run(command: string, args: string[], options: { cwd: string; env?: Node
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("exit", (code, signal) => {
+      // Ended by a signal instead of its own exit: say which, for the failure's message.
+      if (code === null) output += `\n[ended by ${signal}]`;
+      resolve(code);
+    }),
+  );
   return { child, exited, output: () => output };
 }
 
@@ -55,7 +61,7 @@ describe("the image's artefact (dist/main.mjs)", () => {
     expect(proc.output()).toContain("transcoder started");
     expect(proc.output()).toContain(`"queue":"${AUDIO_PROCESSING_QUEUE}"`);
     proc.child.kill("SIGTERM");
-    expect(await proc.exited).toBe(0);
+    expect(await proc.exited, proc.output()).toBe(0);
     expect(proc.output()).toContain('"message":"stopped"');
   });
 
