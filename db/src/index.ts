@@ -18,3 +18,4 @@ export {
   UNIQUE_VIOLATION,
 } from "./errors";
 export * from "./schema";
+export { qualified } from "./sql";

@@ -5,10 +5,10 @@ import {
   playlists,
   playlistTracks,
   type Queryable,
+  qualified,
   tracks,
 } from "@edge-music/db";
-import { and, asc, eq, getTableColumns, getTableName, or, type SQL, sql } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { and, asc, eq, getTableColumns, or, type SQL, sql } from "drizzle-orm";
 import type { PlaylistOut } from "./schema.ts";
 
 /**
@@ -23,22 +23,15 @@ export function visibleTo(userId: string | null): SQL {
   return userId ? (or(isPublic, eq(playlists.userId, userId)) as SQL) : isPublic;
 }
 
-/**
- * A column with its table's name. drizzle leaves columns unqualified in the select list of a
- * single-table query, where a correlated subquery would resolve `"id"` to its own table's column.
- */
-const q = (column: AnyPgColumn) =>
-  sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
-
 export const trackCount = sql<number>`(
   select count(*) from ${playlistTracks}
-  join ${tracks} on ${q(tracks.id)} = ${q(playlistTracks.trackId)}
-  where ${q(playlistTracks.playlistId)} = ${q(playlists.id)}
-    and ${q(tracks.processingStatus)} = 'READY'
+  join ${tracks} on ${qualified(tracks.id)} = ${qualified(playlistTracks.trackId)}
+  where ${qualified(playlistTracks.playlistId)} = ${qualified(playlists.id)}
+    and ${qualified(tracks.processingStatus)} = 'READY'
 )`.mapWith(Number);
 
 export const likeCount = sql<number>`(
-  select count(*) from ${playlistLikes} where ${q(playlistLikes.playlistId)} = ${q(playlists.id)}
+  select count(*) from ${playlistLikes} where ${qualified(playlistLikes.playlistId)} = ${qualified(playlists.id)}
 )`.mapWith(Number);
 
 /** A playlist's columns without its search forms (db/src/schema/search.ts), which no DTO shows. */
@@ -91,8 +84,8 @@ const likedColumn = (userId: string | null) =>
   userId
     ? sql<boolean>`exists (
         select 1 from ${playlistLikes}
-        where ${q(playlistLikes.playlistId)} = ${q(playlists.id)}
-          and ${q(playlistLikes.userId)} = ${userId}
+        where ${qualified(playlistLikes.playlistId)} = ${qualified(playlists.id)}
+          and ${qualified(playlistLikes.userId)} = ${userId}
       )`
     : sql<boolean>`false`;
 

@@ -14,6 +14,9 @@ const MIB = 1024 * 1024;
 export const partSizeFor = (size: number) =>
   Math.max(8 * MIB, Math.ceil(size / MAX_PARTS / MIB) * MIB);
 
+/** How many parts a file of `size` bytes is sent in. */
+export const partCount = (size: number) => Math.ceil(size / partSizeFor(size));
+
 /** Bytes of part `partNumber` (1-based) of a file of `size` bytes, or null past its last part. */
 export function partLength(size: number, partNumber: number): number | null {
   const partSize = partSizeFor(size);

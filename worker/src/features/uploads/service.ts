@@ -26,7 +26,7 @@ import {
 import { findTrackQuery, toOwnTrackDto } from "../tracks/catalogue/queries.ts";
 import type { OwnTrackView } from "../tracks/catalogue/schema.ts";
 import { ownAlbum } from "../tracks/upload/service.ts";
-import { DECLARED_TYPES, partLength, partSizeFor } from "./schema.ts";
+import { DECLARED_TYPES, partCount, partLength, partSizeFor } from "./schema.ts";
 
 /** How long the part URLs work; an upload not completed by then is aborted. */
 export const UPLOAD_TTL_SECONDS = 24 * 60 * 60;
@@ -95,15 +95,18 @@ export async function startUpload(ctx: UploadDeps, input: StartUpload) {
     await store.abort(key, multipartId);
     throw noSuchAlbum();
   }
-  const partSize = partSizeFor(input.size);
-  const count = Math.ceil(input.size / partSize);
   const parts = await Promise.all(
-    Array.from({ length: count }, async (_, i) => ({
+    Array.from({ length: partCount(input.size) }, async (_, i) => ({
       partNumber: i + 1,
       url: await store.partUrl(key, multipartId, i + 1, UPLOAD_TTL_SECONDS),
     })),
   );
-  return { uploadId: id, partSize, parts, expiresAt: expiresAt.toISOString() };
+  return {
+    uploadId: id,
+    partSize: partSizeFor(input.size),
+    parts,
+    expiresAt: expiresAt.toISOString(),
+  };
 }
 
 /** The caller's upload: 404 unknown, 403 another artist's. */
@@ -149,7 +152,7 @@ export async function sendPart(ctx: UploadDeps, id: string, part: PartToSend) {
   }
   const expected = partLength(upload.size, partNumber);
   if (expected === null) {
-    const count = Math.ceil(upload.size / partSizeFor(upload.size));
+    const count = partCount(upload.size);
     throw new ValidationError([
       {
         path: "param.partNumber",

@@ -1,5 +1,12 @@
-import { artistLikes, artists, FOREIGN_KEY_VIOLATION, follows, pgErrorCode } from "@edge-music/db";
-import { and, desc, eq, getTableName, sql } from "drizzle-orm";
+import {
+  artistLikes,
+  artists,
+  FOREIGN_KEY_VIOLATION,
+  follows,
+  pgErrorCode,
+  qualified,
+} from "@edge-music/db";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { NotFoundError } from "../../../errors/app-error.ts";
 import type { RequestDeps } from "../../../request-deps.ts";
 import { offsetOf, type Page } from "../../../validation/common.ts";
@@ -14,13 +21,9 @@ type Relation = typeof follows | typeof artistLikes;
 
 const artistNotFound = (artistId: string) => new NotFoundError(`No artist with id ${artistId}.`);
 
-/**
- * `<relation>` rows of the outer query's artist, per row. Spelled out with qualified names:
- * drizzle leaves columns unqualified in a single-table select, which inside a subquery would
- * bind `id` and `artist_id` to whichever table is nearest.
- */
+/** `<relation>` rows of the outer query's artist, per row. */
 const countOf = (relation: Relation) =>
-  sql<number>`(select count(*) from ${sql.identifier(getTableName(relation))} as counted where counted.artist_id = "artists"."id")`.mapWith(
+  sql<number>`(select count(*) from ${relation} where ${qualified(relation.artistId)} = ${qualified(artists.id)})`.mapWith(
     Number,
   );
 
