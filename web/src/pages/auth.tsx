@@ -10,8 +10,10 @@ import { useResource } from "../ui/resource.ts";
 import { forgotPassword, register, resetPassword, verifyEmail } from "./account/auth-api.ts";
 import {
   asKind,
+  EmailField,
   homeOf,
   KindChoice,
+  NewPasswordField,
   OAuthLinks,
   read,
   Status,
@@ -19,8 +21,6 @@ import {
 } from "./account/parts.tsx";
 
 export { SignIn } from "./account/sign-in.tsx";
-
-const NEW_PASSWORD_HINT = "At least 8 characters, and not a common password.";
 
 export function SignUp() {
   const { query, route } = useLocation();
@@ -54,24 +54,8 @@ export function SignUp() {
           pattern="[A-Za-z0-9_.\-]{3,30}"
           hint="3 to 30 letters, digits, dots, dashes or underscores."
         />
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          required
-          autoComplete="email"
-          maxLength={254}
-        />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          required
-          autoComplete="new-password"
-          minLength={8}
-          maxLength={128}
-          hint={NEW_PASSWORD_HINT}
-        />
+        <EmailField />
+        <NewPasswordField label="Password" name="password" />
       </Form>
       <p class="muted">Or sign up with an account you already have:</p>
       <OAuthLinks kind={kind} />
@@ -99,14 +83,7 @@ export function ForgotPassword() {
         }}
       >
         <KindChoice value={kind} onChange={setKind} />
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          required
-          autoComplete="email"
-          maxLength={254}
-        />
+        <EmailField />
       </Form>
       <Status>
         {sent && `${sent} The link works for one hour; if nothing arrives, check the spam folder.`}
@@ -154,16 +131,7 @@ export function ResetPassword() {
           <p class="muted small">
             Choose the type of the account whose password you asked to reset.
           </p>
-          <Field
-            label="New password"
-            name="password"
-            type="password"
-            required
-            autoComplete="new-password"
-            minLength={8}
-            maxLength={128}
-            hint={NEW_PASSWORD_HINT}
-          />
+          <NewPasswordField label="New password" name="password" />
         </Form>
       )}
     </>

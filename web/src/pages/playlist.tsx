@@ -5,6 +5,7 @@ import { useLocation } from "preact-iso";
 import { api, type components, ProblemError, unwrap } from "../api.ts";
 import { player } from "../player/engine.ts";
 import { account } from "../session.ts";
+import { Icon } from "../ui/icons.tsx";
 import { Cover, ErrorMessage, Field, Form, Loading, PageTitle, plural } from "../ui/parts.tsx";
 import { useResource } from "../ui/resource.ts";
 import { type TrackLike, TrackList, toQueueItem } from "../ui/track-list.tsx";
@@ -267,7 +268,7 @@ function OwnTracks({ playlist, set }: { playlist: Playlist; set: (p: Playlist) =
                 disabled={i === 0}
                 onClick={() => move(i, -1)}
               >
-                ↑
+                <Icon name="up" size={16} />
               </button>
               <button
                 type="button"
@@ -277,7 +278,7 @@ function OwnTracks({ playlist, set }: { playlist: Playlist; set: (p: Playlist) =
                 disabled={i === last}
                 onClick={() => move(i, 1)}
               >
-                ↓
+                <Icon name="down" size={16} />
               </button>
             </span>
             <button
@@ -287,7 +288,7 @@ function OwnTracks({ playlist, set }: { playlist: Playlist; set: (p: Playlist) =
               data-key={`remove ${track.id}`}
               onClick={() => remove(i, track)}
             >
-              ✕
+              <Icon name="close" size={16} />
             </button>
           </>
         )}

@@ -2,9 +2,16 @@
 import { useState } from "preact/hooks";
 import type { Kind } from "../../api.ts";
 import { useAction } from "../../ui/action.ts";
-import { ErrorMessage, Field, Form } from "../../ui/parts.tsx";
+import { ErrorMessage, Form } from "../../ui/parts.tsx";
 import { changeEmail, changePassword, resendVerification } from "./auth-api.ts";
-import { CodeField, CurrentPasswordField, read, Status } from "./parts.tsx";
+import {
+  CodeField,
+  CurrentPasswordField,
+  EmailField,
+  NewPasswordField,
+  read,
+  Status,
+} from "./parts.tsx";
 
 /** Empties a form after a success without remounting it, so focus stays on its button. */
 const clearFormOf = (fieldId: string) =>
@@ -34,16 +41,7 @@ export function PasswordSection({ kind, changed }: { kind: Kind; changed: () => 
         }}
       >
         <CurrentPasswordField name="password-current" required />
-        <Field
-          label="New password"
-          name="password-new"
-          type="password"
-          required
-          autoComplete="new-password"
-          minLength={8}
-          maxLength={128}
-          hint="At least 8 characters, and not a common password."
-        />
+        <NewPasswordField label="New password" name="password-new" />
       </Form>
       <Status>{status}</Status>
     </section>
@@ -105,13 +103,9 @@ export function EmailSection({
           setStatus(answer.message);
         }}
       >
-        <Field
+        <EmailField
           label="New email"
           name="email-new"
-          type="email"
-          required
-          autoComplete="email"
-          maxLength={254}
           hint="We email a link there; the address changes when you open it."
         />
         <CurrentPasswordField name="email-password" />

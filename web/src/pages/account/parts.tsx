@@ -114,6 +114,45 @@ export function CodeField({ name, recovery = false }: { name: string; recovery?:
   );
 }
 
+/** An address field: the API takes at most 254 characters. */
+export function EmailField({
+  label = "Email",
+  name = "email",
+  hint,
+}: {
+  label?: string;
+  name?: string;
+  hint?: string;
+}) {
+  return (
+    <Field
+      label={label}
+      name={name}
+      type="email"
+      required
+      autoComplete="email"
+      maxLength={254}
+      hint={hint}
+    />
+  );
+}
+
+/** A password being chosen: 8 to 128 characters, as the API requires. */
+export function NewPasswordField({ label, name }: { label: string; name: string }) {
+  return (
+    <Field
+      label={label}
+      name={name}
+      type="password"
+      required
+      autoComplete="new-password"
+      minLength={8}
+      maxLength={128}
+      hint="At least 8 characters, and not a common password."
+    />
+  );
+}
+
 /** The current password, for operations that re-authenticate. */
 export function CurrentPasswordField({
   name,

@@ -7,7 +7,16 @@ import type { Kind } from "../../api.ts";
 import { type Account, account, displayName, rememberedKind, signedIn } from "../../session.ts";
 import { Field, Form, PageTitle } from "../../ui/parts.tsx";
 import { completeSignIn, login } from "./auth-api.ts";
-import { asKind, CodeField, homeOf, KindChoice, OAuthLinks, read, StepHeading } from "./parts.tsx";
+import {
+  asKind,
+  CodeField,
+  EmailField,
+  homeOf,
+  KindChoice,
+  OAuthLinks,
+  read,
+  StepHeading,
+} from "./parts.tsx";
 
 const OAUTH_ERRORS: Record<string, string> = {
   access_denied: "The sign-in with the provider was cancelled. Try again, or sign in another way.",
@@ -98,14 +107,7 @@ function PasswordSignIn({
         }}
       >
         <KindChoice value={kind} onChange={setKind} />
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          required
-          autoComplete="email"
-          maxLength={254}
-        />
+        <EmailField />
         <Field
           label="Password"
           name="password"

@@ -1,3 +1,4 @@
+// The artists a listener follows, each with a way to unfollow.
 import { useState } from "preact/hooks";
 import { api, unwrap } from "../../api.ts";
 import { Cover, ErrorMessage, Loading, PageTitle, plural } from "../../ui/parts.tsx";

@@ -1,5 +1,8 @@
+// What a listener played lately: replay, remove one, clear all, read further back.
 import { useRef, useState } from "preact/hooks";
 import { api, type components, unwrap } from "../../api.ts";
+import { useAction } from "../../ui/action.ts";
+import { Icon } from "../../ui/icons.tsx";
 import { ErrorMessage, Loading, PageTitle } from "../../ui/parts.tsx";
 import { useResource } from "../../ui/resource.ts";
 import { TrackList } from "../../ui/track-list.tsx";
@@ -56,31 +59,20 @@ function HistoryPage() {
   // many, so the next read starts that much earlier.
   const paging = useRef({ pages: 1, removed: 0 });
   const [more, setMore] = useState<boolean | null>(null);
-  const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState("");
-  const [error, setError] = useState<unknown>(null);
   const { box, focusAt } = useFocusAt("button[data-remove]");
   const entries = history.data ?? [];
   const full = more ?? entries.length + paging.current.removed >= HISTORY_PAGE;
 
   // One write or read at a time. Buttons are not disabled meanwhile: a disabled button would
   // drop the keyboard focus.
-  const running = useRef(false);
-  const run = async (action: () => Promise<void>) => {
-    if (running.current) return;
-    running.current = true;
-    setBusy(true);
-    setError(null);
-    setStatus("");
-    try {
-      await action();
-    } catch (e) {
-      setError(e);
-    } finally {
-      running.current = false;
-      setBusy(false);
-    }
-  };
+  const action = useAction();
+  const { busy, error } = action;
+  const run = (write: () => Promise<void>) =>
+    action.run(async () => {
+      setStatus("");
+      await write();
+    });
 
   const loadMore = () =>
     run(async () => {
@@ -165,7 +157,7 @@ function HistoryPage() {
                       data-remove
                       onClick={() => remove(entry)}
                     >
-                      ✕
+                      <Icon name="close" size={16} />
                     </button>
                   </span>
                 )

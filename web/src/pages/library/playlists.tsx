@@ -1,3 +1,4 @@
+// A listener's playlists, and a new one.
 import { useLocation } from "preact-iso";
 import { api, unwrap } from "../../api.ts";
 import { Cover, ErrorMessage, Form, Loading, PageTitle, plural } from "../../ui/parts.tsx";

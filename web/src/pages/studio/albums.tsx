@@ -2,6 +2,7 @@
 import { useState } from "preact/hooks";
 import { api, type components, unwrap } from "../../api.ts";
 import type { ArtistAccount } from "../../session.ts";
+import { useAction } from "../../ui/action.ts";
 import { Cover, ErrorMessage, Field, Form, Loading, PageTitle } from "../../ui/parts.tsx";
 import { useResource } from "../../ui/resource.ts";
 import { ArtistOnly, allPages } from "./shell.tsx";
@@ -98,20 +99,14 @@ function AlbumRow({
   onDeleted: () => void;
 }) {
   const [renaming, setRenaming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, run } = useAction();
   const path = { params: { path: { id: album.id } } };
   const remove = async () => {
     if (!confirm(`Delete the album “${album.title}”? Its tracks are kept, as singles.`)) return;
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       unwrap(await api("artist").DELETE("/api/v1/albums/{id}", path));
       onDeleted();
-    } catch (e) {
-      setError(e);
-      setBusy(false);
-    }
+    });
   };
   return (
     <li class="track wrap">

@@ -1,29 +1,17 @@
 // A just-uploaded track's conversion, followed live: converting, then ready or failed (retry).
 import type { OwnTrack } from "@edge-music/client";
-import { useEffect, useRef, useState } from "preact/hooks";
-import { api, unwrap } from "../../api.ts";
+import { useEffect, useRef } from "preact/hooks";
+import { useAction } from "../../ui/action.ts";
 import { ErrorMessage } from "../../ui/parts.tsx";
-import { useTrackState } from "./live.ts";
+import { retryConversion, useTrackState } from "./live.ts";
 
 export function Conversion({ track }: { track: OwnTrack }) {
   const [state, setState] = useTrackState(track.id, track);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, run } = useAction();
   // The form that had focus is gone: the news takes it.
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
-  const retry = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const path = { params: { path: { id: track.id } } };
-      setState(unwrap(await api("artist").POST("/api/v1/tracks/{id}/retry", path)));
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const retry = () => run(async () => setState(await retryConversion(track.id)));
   const { processingStatus: status, processingProgress: progress } = state;
   return (
     <section aria-labelledby="conversion">

@@ -1,12 +1,16 @@
 // A track's conversion state, kept live from GET /tracks/{id}/events while it converts.
 import type { OwnTrack } from "@edge-music/client";
 import { useEffect, useState } from "preact/hooks";
-import { api } from "../../api.ts";
+import { api, unwrap } from "../../api.ts";
 
 export type TrackState = Pick<
   OwnTrack,
   "processingStatus" | "processingProgress" | "processingError" | "processingAttempts"
 >;
+
+/** A failed conversion started again (POST /tracks/{id}/retry): the track's new state. */
+export const retryConversion = async (id: string): Promise<TrackState> =>
+  unwrap(await api("artist").POST("/api/v1/tracks/{id}/retry", { params: { path: { id } } }));
 
 /** The API's attempts per conversion (an upload or a retry). */
 export const MAX_ATTEMPTS = 5;

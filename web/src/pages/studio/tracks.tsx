@@ -6,7 +6,7 @@ import { api, unwrap } from "../../api.ts";
 import { useAction } from "../../ui/action.ts";
 import { Cover, ErrorMessage, formatTime, Loading, PageTitle } from "../../ui/parts.tsx";
 import { useResource } from "../../ui/resource.ts";
-import { MAX_ATTEMPTS, statusText, useTrackState } from "./live.ts";
+import { MAX_ATTEMPTS, retryConversion, statusText, useTrackState } from "./live.ts";
 import { ArtistOnly, allPages } from "./shell.tsx";
 
 export function Studio() {
@@ -72,8 +72,7 @@ function TrackRow({
   const { busy, error, run } = useAction();
   const { title } = track;
   const path = { params: { path: { id: track.id } } };
-  const retry = () =>
-    run(async () => setState(unwrap(await api("artist").POST("/api/v1/tracks/{id}/retry", path))));
+  const retry = () => run(async () => setState(await retryConversion(track.id)));
   const remove = () => {
     if (!confirm(`Delete “${title}”? This cannot be undone.`)) return;
     void run(async () => {
