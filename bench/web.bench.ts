@@ -7,19 +7,18 @@
 //    <audio>'s first `playing` event, then until currentTime passes 0.5 s.
 // The first round meets a cold edge cache; the rest are what most visitors get.
 import { randomBytes } from "node:crypto";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
-import { migrate } from "@edge-music/db/migrate";
-import { logTail, startInfra, startStackWorker, startTranscoderProcess } from "@edge-music/stack";
-// Relative: the client is not a dependency of the root (openapi-fetch resolves from its folder).
-import { CookieJar, createClient, unwrap } from "../client/src/index.ts";
-// playwright-core is the e2e package's dependency (this file is type-checked with that package).
+import { join } from "node:path";
+// The e2e suite's stack and helpers (this file is type-checked with that package: playwright-core).
+import { registerArtist, uploadTrack, waitUntilReady } from "../e2e/test/support/api.ts";
 import { launchChromium } from "../e2e/test/support/browser-player.ts";
+import { startLocalStack } from "../e2e/test/support/local-stack.ts";
 import { makeMp3Source } from "../e2e/test/support/media.ts";
 import { summarize } from "./support/stats.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const DB_RTT_MS = Number(process.env.DEV_DB_RTT_MS || 0);
 
 const stops: Array<() => Promise<void>> = [];
 const stopAll = async () => {
@@ -30,41 +29,18 @@ process.once("SIGINT", () => void stopAll().then(() => process.exit(130)));
 try {
   const tmp = await mkdtemp(join(tmpdir(), "edge-music-bench-web-"));
   stops.push(() => rm(tmp, { recursive: true, force: true }));
-  const tail = logTail(60);
-  const infra = await startInfra();
-  stops.push(infra.stop);
-  await migrate(infra.databaseUrl);
-  const transcoder = startTranscoderProcess(infra, { log: tail.add("transcoder") });
-  stops.push(() => transcoder.stop(15_000));
-  const worker = await startStackWorker(infra, { tmp, log: tail.add("worker") });
-  stops.push(worker.stop);
-  const origin = new URL(worker.url).origin;
+  // The Worker, the transcoder and their infrastructure, as the browser tests run them.
+  const stack = await startLocalStack();
+  stops.push(stack.stop);
+  const origin = new URL(stack.apiUrl).origin;
 
   // One READY track of 3 minutes, uploaded and converted as an artist would.
   const source = join(tmp, "bench.mp3");
   await makeMp3Source(source, 180);
-  const jar = new CookieJar();
-  const artist = createClient({ baseUrl: origin, kind: "artist", fetch: jar.fetch });
   const id = randomBytes(4).toString("hex");
-  unwrap(
-    await artist.POST("/api/v1/artists/auth/register", {
-      body: {
-        username: `bench_${id}`,
-        email: `bench-${id}@example.test`,
-        password: `pw-${id}-long`,
-      },
-    }),
-  );
-  const file = new File([await readFile(source)], basename(source), { type: "audio/mpeg" });
-  const track = await artist.uploadTrack({ file, title: `Bench ${id}` });
-  for (let state = track.processingStatus; state !== "READY"; ) {
-    if (state === "FAILED") throw new Error(`the conversion failed\n${tail.text()}`);
-    await new Promise((r) => setTimeout(r, 500));
-    const now = unwrap(
-      await artist.GET("/api/v1/tracks/{id}", { params: { path: { id: track.id } } }),
-    );
-    state = "processingStatus" in now ? now.processingStatus : "READY";
-  }
+  const artist = await registerArtist(origin);
+  const { track } = await uploadTrack(origin, artist, source, `Bench ${id}`);
+  await waitUntilReady(origin, artist, track.id, 120_000);
 
   const browser = await launchChromium();
   stops.push(() => browser.close());
@@ -131,7 +107,7 @@ try {
     await context.close();
   }
   console.log(
-    `web player, ${ROUNDS} rounds (each a new browser context), database ${infra.dbRttMs} ms away`,
+    `web player, ${ROUNDS} rounds (each a new browser context), database ${DB_RTT_MS} ms away`,
   );
   for (const [name, values] of Object.entries(rows)) {
     const rest = summarize(values.slice(1));
