@@ -228,10 +228,20 @@ describe("the web player", () => {
       );
 
       // The artist's tracks as the queue: the next one plays after a press of "Next track".
+      const trackReads: string[] = [];
+      page.on("request", (request) => {
+        const path = new URL(request.url()).pathname;
+        if (/^\/api\/v1\/tracks\/[0-9a-f-]{36}$/.test(path)) trackReads.push(path);
+      });
       await page.getByRole("button", { name: "Play all" }).click();
       const nowPlaying = () => page.getByTestId("now-playing").textContent();
       await expect.poll(() => audioTime(page), { timeout: 30_000 }).toBeGreaterThan(0.5);
       const firstTitle = await nowPlaying();
+      // The artist's list carries each track's loudness: the gain applies without another read.
+      expect(await page.getByRole("button", { name: "Normalise" }).getAttribute("title")).toMatch(
+        /^Loudness normalisation \([+-]?\d+\.\d dB\)$/,
+      );
+      expect(trackReads).toEqual([]);
       expect([seeded.title, other.title]).toContain(firstTitle);
       // The next track starts from its own beginning: a new load of the element, then time again.
       await page.evaluate(() => {

@@ -108,12 +108,13 @@ export class Player {
     this.duration.value = item.duration ?? 0;
     this.quality.value = null;
     this.peaks.value = null;
-    this.gainDb.value = null;
+    this.gainDb.value = item.gainDb ?? null;
     this.error.value = null;
     this.#listened = false;
     this.#refreshed = false;
     this.#metadata(item);
-    void this.#details(item.id, load);
+    this.#applyVolume();
+    void this.#details(item, load);
     await this.#attach(item.id, load);
   }
 
@@ -235,26 +236,29 @@ export class Player {
     await this.play();
   }
 
-  /** The track's loudness and waveform, read beside the stream (both cached at the edge). */
-  async #details(trackId: string, load: number): Promise<void> {
+  /**
+   * The track's waveform, and its loudness and artist when the list it came from did not carry
+   * them (a search result), read beside the stream (both cached at the edge).
+   */
+  async #details(item: QueueItem, load: number): Promise<void> {
     const client = api();
+    const path = { params: { path: { id: item.id } } };
+    const known = item.gainDb !== undefined && item.artist !== null;
     const [track, waveform] = await Promise.allSettled([
-      client.GET("/api/v1/tracks/{id}", { params: { path: { id: trackId } } }).then(unwrap),
-      client
-        .GET("/api/v1/tracks/{id}/waveform", { params: { path: { id: trackId } } })
-        .then(unwrap),
+      known ? null : client.GET("/api/v1/tracks/{id}", path).then(unwrap),
+      client.GET("/api/v1/tracks/{id}/waveform", path).then(unwrap),
     ]);
     if (load !== this.#load) return;
-    if (track.status === "fulfilled") {
+    if (track.status === "fulfilled" && track.value) {
       const t = track.value;
       this.gainDb.value = t.loudness?.gainDb ?? null;
       if (t.duration && !this.duration.value) this.duration.value = t.duration;
       this.#applyVolume();
       // A search result carries no artist name: the track's own read completes the queue entry.
       const i = this.index.value;
-      const item = this.queue.value[i];
-      if (item && item.id === t.id && !item.artist) {
-        const complete = { ...item, artist: { id: t.artist.id, username: t.artist.username } };
+      const current = this.queue.value[i];
+      if (current && current.id === t.id && !current.artist) {
+        const complete = { ...current, artist: { id: t.artist.id, username: t.artist.username } };
         this.queue.value = this.queue.value.map((q, j) => (j === i ? complete : q));
         this.#metadata(complete);
       }

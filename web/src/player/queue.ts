@@ -6,6 +6,11 @@ export interface QueueItem {
   artist: { id: string; username: string } | null;
   cover: string | null;
   duration: number | null;
+  /**
+   * The loudness correction in dB when the list the item came from carried it (a track's
+   * `loudness.gainDb`; null: none measured); undefined when unknown, and the player reads it.
+   */
+  gainDb?: number | null;
 }
 
 /** "Previous" restarts the track once it has played this long, as players do. */

@@ -13,6 +13,8 @@ export interface TrackLike {
   duration?: number | null;
   artistId: string;
   artist?: { id: string; username: string } | null;
+  /** A catalogue track's measured loudness; absent from search results, playlists, history. */
+  loudness?: { gainDb: number | null } | null;
 }
 
 export function toQueueItem(track: TrackLike, artistName?: string): QueueItem {
@@ -26,6 +28,7 @@ export function toQueueItem(track: TrackLike, artistName?: string): QueueItem {
       : artistName
         ? { id: track.artistId, username: artistName }
         : null,
+    ...("loudness" in track ? { gainDb: track.loudness?.gainDb ?? null } : {}),
   };
 }
 
