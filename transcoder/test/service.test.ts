@@ -28,11 +28,14 @@ function deferred() {
  */
 async function resultOf(queue: Queue, id: string | undefined, ms = 30_000): Promise<unknown> {
   const deadline = Date.now() + ms;
+  if (id === undefined) throw new Error("the job has no id");
   for (;;) {
-    const job = id === undefined ? undefined : await queue.getJob(id);
-    const state = await job?.getState();
-    if (state === "completed") return job?.returnvalue;
-    if (state === "failed") throw new Error(`job ${id} failed: ${job?.failedReason}`);
+    // The state first, then the job: a job read before its state turns `completed` carries no
+    // return value yet (that order once answered null for a job that had completed meanwhile).
+    const state = await queue.getJobState(id);
+    if (state === "completed") return (await queue.getJob(id))?.returnvalue;
+    if (state === "failed")
+      throw new Error(`job ${id} failed: ${(await queue.getJob(id))?.failedReason}`);
     if (Date.now() > deadline) throw new Error(`job ${id} still ${state} after ${ms} ms`);
     await sleep(50);
   }
