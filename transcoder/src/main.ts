@@ -53,12 +53,6 @@ const reconciler = startReconciler({
   intervalMs: config.RECONCILE_INTERVAL_MS,
   minAgeMs: config.RECONCILE_MIN_AGE_MS,
 });
-log.info("transcoder started", {
-  queue: AUDIO_PROCESSING_QUEUE,
-  prefix: AUDIO_PROCESSING_QUEUE_PREFIX,
-  redis: parseRedisUrl(config.REDIS_URL).mode,
-  concurrency: config.CONCURRENCY,
-});
 
 const shutdown = async (signal: string) => {
   if (stopping.signal.aborted) return;
@@ -75,3 +69,10 @@ const shutdown = async (signal: string) => {
 };
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));
+// Announced once the signals are handled: whoever waits for this line may stop the process at once.
+log.info("transcoder started", {
+  queue: AUDIO_PROCESSING_QUEUE,
+  prefix: AUDIO_PROCESSING_QUEUE_PREFIX,
+  redis: parseRedisUrl(config.REDIS_URL).mode,
+  concurrency: config.CONCURRENCY,
+});
