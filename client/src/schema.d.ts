@@ -1024,7 +1024,7 @@ export interface paths {
         };
         /**
          * An artist by id
-         * @description The artist's public profile. Sign-in is optional: a signed-in user (listener) also gets `viewer: {following, liked}`, their own relation to the artist, read with the profile in the same statement; anonymous callers and artists get no `viewer`. Without an `access_token` cookie the caller is anonymous; a cookie that is present but invalid, expired or of an ended session is 401 (refresh, then retry). Only anonymous answers come from or go to the edge cache, so an answer with `viewer` is never shared. **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
+         * @description The artist's public profile, with `_count.followers` and `_count.likes`. Sign-in is optional: a signed-in user (listener) also gets `viewer: {following, liked}`, their own relation to the artist, read with the profile in the same statement; anonymous callers and artists get no `viewer`. Without an `access_token` cookie the caller is anonymous; a cookie that is present but invalid, expired or of an ended session is 401 (refresh, then retry). Only anonymous answers come from or go to the edge cache, so an answer with `viewer` is never shared. **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
          */
         get: operations["getArtist"];
         /**
@@ -2067,8 +2067,15 @@ export interface components {
              */
             createdAt: string;
         };
-        /** @description A public artist profile, with the signed-in listener's own relation to the artist (`viewer`). Never carries the email or password. */
+        /** @description A public artist profile with its follower and like counts, and the signed-in listener's own relation to the artist (`viewer`). Never carries the email or password. */
         ArtistWithViewer: components["schemas"]["Artist"] & {
+            /** @description Counted with the profile. An anonymous answer may come from the edge cache, so its counts may be up to a minute old; a signed-in caller's are read fresh. */
+            _count: {
+                /** @description Listeners who follow the artist. */
+                followers: number;
+                /** @description Listeners who like the artist. */
+                likes: number;
+            };
             /** @description The caller's own relation to the artist. Present only when the caller is a signed-in user (listener); absent for anonymous callers and for artists. */
             viewer?: {
                 /** @description Whether the caller follows the artist. */

@@ -214,18 +214,23 @@ describe("the web player", () => {
       // Like the artist.
       await page.getByRole("link", { name: seeded.artist }).first().click();
       await page.waitForURL(/\/artists\/[0-9a-f-]{36}$/);
+      // The seeded artist's only fan is this listener: the counts start at 0 and follow each press.
+      await page.getByText("0 followers · 0 likes").waitFor();
       const like = page.getByRole("button", { name: /^Like/ });
       await like.click();
       await expect.poll(() => like.getAttribute("aria-pressed")).toBe("true");
+      await page.getByText("0 followers · 1 like").waitFor();
       const follow = page.getByRole("button", { name: `Follow ${seeded.artist}` });
       await follow.click();
       await page.getByRole("button", { name: `Following ${seeded.artist}` }).waitFor();
-      // Read again, the page knows both from the artist's read (its `viewer`).
+      await page.getByText("1 follower · 1 like").waitFor();
+      // Read again, the page knows both from the artist's read (its `viewer` and `_count`).
       await page.reload();
       await page.getByRole("button", { name: `Following ${seeded.artist}` }).waitFor();
       expect(await page.getByRole("button", { name: /^Liked/ }).getAttribute("aria-pressed")).toBe(
         "true",
       );
+      await page.getByText("1 follower · 1 like").waitFor();
 
       // The artist's tracks as the queue: the next one plays after a press of "Next track".
       const trackReads: string[] = [];

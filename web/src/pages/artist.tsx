@@ -1,13 +1,13 @@
 // An artist's page: profile, tracks (play all), albums; a signed-in listener follows or likes.
 import { useState } from "preact/hooks";
-import { api, unwrap } from "../api.ts";
+import { api, type components, unwrap } from "../api.ts";
 import { player } from "../player/engine.ts";
 import { account } from "../session.ts";
 import { useAction } from "../ui/action.ts";
 import { albumCard, Cards } from "../ui/cards.tsx";
-import { Cover, ErrorMessage, Loading, PageTitle } from "../ui/parts.tsx";
+import { Cover, ErrorMessage, Loading, PageTitle, plural } from "../ui/parts.tsx";
 import { useResource } from "../ui/resource.ts";
-import { TrackList, toQueueItem } from "../ui/track-list.tsx";
+import { type TrackLike, TrackList, toQueueItem } from "../ui/track-list.tsx";
 
 export function ArtistPage({ id }: { id: string }) {
   const page = useResource(
@@ -33,34 +33,7 @@ export function ArtistPage({ id }: { id: string }) {
   const { artist, tracks, albums } = page.data;
   return (
     <>
-      <header class="profile">
-        <Cover src={artist.avatar} size={128} alt={`${artist.username}'s picture`} />
-        <div>
-          <p class="muted small">Artist</p>
-          <PageTitle title={artist.username}>{artist.username}</PageTitle>
-          {artist.bio && <p>{artist.bio}</p>}
-          <div class="row">
-            <button
-              type="button"
-              class="primary"
-              disabled={tracks.length === 0}
-              onClick={() =>
-                void player.playQueue(tracks.map((t) => toQueueItem(t, artist.username)))
-              }
-            >
-              Play all
-            </button>
-            {account.value?.kind === "user" && (
-              <FollowAndLike
-                key={artist.id}
-                artistId={artist.id}
-                name={artist.username}
-                viewer={artist.viewer}
-              />
-            )}
-          </div>
-        </div>
-      </header>
+      <ArtistHeader artist={artist} tracks={tracks} />
       <section aria-labelledby="artist-tracks">
         <h2 id="artist-tracks">Tracks</h2>
         <TrackList
@@ -81,21 +54,65 @@ export function ArtistPage({ id }: { id: string }) {
   );
 }
 
+type Artist = components["schemas"]["ArtistWithViewer"];
+
+/**
+ * The profile, its follower and like counts, Play all, and for a signed-in listener Follow and
+ * Like (their state from the read's `viewer`; each press answers the new count).
+ */
+function ArtistHeader({ artist, tracks }: { artist: Artist; tracks: TrackLike[] }) {
+  const [counts, setCounts] = useState(artist._count);
+  return (
+    <header class="profile">
+      <Cover src={artist.avatar} size={128} alt={`${artist.username}'s picture`} />
+      <div>
+        <p class="muted small">Artist</p>
+        <PageTitle title={artist.username}>{artist.username}</PageTitle>
+        <p class="muted small">
+          {plural(counts.followers, "follower")} · {plural(counts.likes, "like")}
+        </p>
+        {artist.bio && <p>{artist.bio}</p>}
+        <div class="row">
+          <button
+            type="button"
+            class="primary"
+            disabled={tracks.length === 0}
+            onClick={() =>
+              void player.playQueue(tracks.map((t) => toQueueItem(t, artist.username)))
+            }
+          >
+            Play all
+          </button>
+          {account.value?.kind === "user" && (
+            <FollowAndLike
+              key={artist.id}
+              artistId={artist.id}
+              name={artist.username}
+              viewer={artist.viewer}
+              onCount={(count) => setCounts((c) => ({ ...c, ...count }))}
+            />
+          )}
+        </div>
+      </div>
+    </header>
+  );
+}
+
 /** Follow and like, from the listener's relation that came with the artist's read (`viewer`). */
 function FollowAndLike({
   artistId,
   name,
   viewer,
+  onCount,
 }: {
   artistId: string;
   name: string;
   viewer: { following: boolean; liked: boolean } | undefined;
+  onCount: (count: { followers: number } | { likes: number }) => void;
 }) {
   const client = api("user");
   const [following, setFollowing] = useState(viewer?.following ?? false);
-  const [liked, setLiked] = useState<{ liked: boolean; count?: number }>({
-    liked: viewer?.liked ?? false,
-  });
+  const [liked, setLiked] = useState(viewer?.liked ?? false);
   const { busy, error, run } = useAction();
   const path = { params: { path: { id: artistId } } };
   return (
@@ -106,9 +123,11 @@ function FollowAndLike({
         disabled={busy}
         onClick={() =>
           run(async () => {
-            if (following) unwrap(await client.DELETE("/api/v1/artists/{id}/follow", path));
-            else unwrap(await client.POST("/api/v1/artists/{id}/follow", path));
+            const state = following
+              ? unwrap(await client.DELETE("/api/v1/artists/{id}/follow", path))
+              : unwrap(await client.POST("/api/v1/artists/{id}/follow", path));
             setFollowing(!following);
+            onCount(state._count);
           })
         }
       >
@@ -116,19 +135,19 @@ function FollowAndLike({
       </button>
       <button
         type="button"
-        aria-pressed={liked.liked}
+        aria-pressed={liked}
         disabled={busy}
         onClick={() =>
           run(async () => {
-            const state = liked.liked
+            const state = liked
               ? unwrap(await client.DELETE("/api/v1/artists/{id}/like", path))
               : unwrap(await client.POST("/api/v1/artists/{id}/like", path));
-            setLiked({ liked: state.liked, count: state._count.likes });
+            setLiked(state.liked);
+            onCount(state._count);
           })
         }
       >
-        {liked.liked ? "Liked" : "Like"}
-        {liked.count !== undefined && <span class="muted"> · {liked.count}</span>}
+        {liked ? "Liked" : "Like"}
       </button>
       <ErrorMessage error={error} />
     </>

@@ -37,6 +37,7 @@ describe("artist profiles", () => {
     expect(response.status).toBe(200);
     const body = (await response.json()) as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual([
+      "_count",
       "avatar",
       "backgroundImage",
       "bio",
@@ -45,6 +46,7 @@ describe("artist profiles", () => {
       "username",
     ]);
     expect(body).toMatchObject({ id: artist.id, username: artist.username, bio: "", avatar: null });
+    expect(body._count).toEqual({ followers: 0, likes: 0 });
     expect(JSON.stringify(body)).not.toContain(artist.email);
   });
 

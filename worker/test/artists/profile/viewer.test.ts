@@ -4,13 +4,15 @@ import { insertArtist } from "../../support/factories.ts";
 import { follow, like, unfollow, unlike } from "../social/support.ts";
 
 /**
- * The signed-in listener's own relation to an artist on the profile reads (`viewer`): present for
- * a user only, never for anyone else, never shared through the edge cache.
+ * What the profile reads say of the artist's audience: its follower and like counts, and the
+ * signed-in listener's own relation to it (`viewer`): present for a user only, never for anyone
+ * else, never shared through the edge cache.
  */
 const anyone = () => new Client();
 
 interface Profile {
   id: string;
+  _count: { followers: number; likes: number };
   viewer?: { following: boolean; liked: boolean };
 }
 
@@ -81,6 +83,44 @@ describe.each(READS)("%s: the listener's own relation", (_name, pathOf) => {
     const artist = await insertArtist();
     const response = await anyone().get(pathOf(artist), { cookie: "access_token=junk" });
     expect(response.status).toBe(401);
+  });
+});
+
+describe.each(READS)("%s: the follower and like counts", (_name, pathOf) => {
+  const countsOf = async (client: Client, artist: { id: string; username: string }) =>
+    (await read(client, pathOf(artist))).body._count;
+
+  it("count every listener's follow and like, each apart, and drop as they are undone", async () => {
+    const [a, b, c] = await Promise.all([
+      registerAccount("user"),
+      registerAccount("user"),
+      registerAccount("user"),
+    ]);
+    const artist = await insertArtist();
+    // Read by a listener: never from the edge cache, so each read sees the last write.
+    expect(await countsOf(c.client, artist)).toEqual({ followers: 0, likes: 0 });
+    await Promise.all([follow(a.client, artist.id), follow(b.client, artist.id)]);
+    await like(c.client, artist.id);
+    expect(await countsOf(c.client, artist)).toEqual({ followers: 2, likes: 1 });
+    await unfollow(a.client, artist.id);
+    await unlike(c.client, artist.id);
+    expect(await countsOf(a.client, artist)).toEqual({ followers: 1, likes: 0 });
+  });
+
+  it("count only this artist's: another artist's followers do not show", async () => {
+    const fan = await registerAccount("user");
+    const [artist, other] = await Promise.all([insertArtist(), insertArtist()]);
+    await follow(fan.client, other.id);
+    await like(fan.client, other.id);
+    expect(await countsOf(fan.client, artist)).toEqual({ followers: 0, likes: 0 });
+    expect(await countsOf(fan.client, other)).toEqual({ followers: 1, likes: 1 });
+  });
+
+  it("are in the anonymous answer too", async () => {
+    const fan = await registerAccount("user");
+    const artist = await insertArtist();
+    await follow(fan.client, artist.id);
+    expect(await countsOf(anyone(), artist)).toEqual({ followers: 1, likes: 0 });
   });
 });
 

@@ -17,3 +17,9 @@ export const publicArtistColumns = {
  */
 export const relationOf = (relation: typeof follows | typeof artistLikes, userId: string) =>
   sql<boolean>`exists (select 1 from ${relation} where ${qualified(relation.artistId)} = ${qualified(artists.id)} and ${qualified(relation.userId)} = ${userId})`;
+
+/** How many `<relation>` rows (follows, likes) the outer query's artist has, as a column. */
+export const countOf = (relation: typeof follows | typeof artistLikes) =>
+  sql<number>`(select count(*) from ${relation} where ${qualified(relation.artistId)} = ${qualified(artists.id)})`.mapWith(
+    Number,
+  );

@@ -50,7 +50,11 @@ const byId = createRoute({
   operationId: "getArtist",
   tags,
   summary: "An artist by id",
-  ...edgeCached(EDGE.catalogue, `The artist's public profile. ${VIEWER}`, maybeSignedIn()),
+  ...edgeCached(
+    EDGE.catalogue,
+    `The artist's public profile, with \`_count.followers\` and \`_count.likes\`. ${VIEWER}`,
+    maybeSignedIn(),
+  ),
   request: { params: ArtistIdParams },
   responses: { 200: json(ArtistWithViewerDto, "The artist."), ...problemResponses(400, 401, 404) },
 });

@@ -16,6 +16,15 @@ export const ArtistDto = z
   });
 
 export const ArtistWithViewerDto = ArtistDto.extend({
+  _count: z
+    .object({
+      followers: z.number().int().openapi({ description: "Listeners who follow the artist." }),
+      likes: z.number().int().openapi({ description: "Listeners who like the artist." }),
+    })
+    .openapi({
+      description:
+        "Counted with the profile. An anonymous answer may come from the edge cache, so its counts may be up to a minute old; a signed-in caller's are read fresh.",
+    }),
   viewer: z
     .object({
       following: z.boolean().openapi({ description: "Whether the caller follows the artist." }),
@@ -28,7 +37,7 @@ export const ArtistWithViewerDto = ArtistDto.extend({
     }),
 }).openapi("ArtistWithViewer", {
   description:
-    "A public artist profile, with the signed-in listener's own relation to the artist (`viewer`). Never carries the email or password.",
+    "A public artist profile with its follower and like counts, and the signed-in listener's own relation to the artist (`viewer`). Never carries the email or password.",
 });
 
 export type ArtistWithViewerOut = z.infer<typeof ArtistWithViewerDto>;

@@ -18,7 +18,7 @@ import type { RequestDeps } from "../../../request-deps.ts";
 import { deletePrefix } from "../../../storage/index.ts";
 import { offsetOf, type Page } from "../../../validation/common.ts";
 import { withSecondFactor } from "../../auth/two-factor/second-factor.ts";
-import { publicArtistColumns, relationOf } from "./queries.ts";
+import { countOf, publicArtistColumns, relationOf } from "./queries.ts";
 import type { ArtistWithViewerOut } from "./schema.ts";
 
 /** What the profile services take; each function picks what it uses. */
@@ -47,9 +47,10 @@ export async function listArtists(ctx: Pick<ArtistDeps, "db">, page: Page) {
 }
 
 /**
- * GET /artists/:id and /artists/by-username/:username. A signed-in listener also gets their own
- * relation to the artist (`viewer`), read by the same statement (two `exists` columns), so the
- * read stays one round trip with the session check. Anonymous callers and artists get none.
+ * GET /artists/:id and /artists/by-username/:username, with the follower and like counts. A
+ * signed-in listener also gets their own relation to the artist (`viewer`). Counts and relation
+ * are columns of the same statement (subqueries), so the read stays one round trip with the
+ * session check. Anonymous callers and artists get no `viewer`.
  */
 export async function getArtist(
   ctx: Pick<ArtistDeps, "db" | "viewer">,
@@ -59,15 +60,22 @@ export async function getArtist(
   const mine = (relation: typeof follows | typeof artistLikes) =>
     listener ? relationOf(relation, listener) : sql<boolean>`false`;
   const [row] = await ctx.db
-    .select({ ...publicArtistColumns, following: mine(follows), liked: mine(artistLikes) })
+    .select({
+      ...publicArtistColumns,
+      followers: countOf(follows),
+      likes: countOf(artistLikes),
+      following: mine(follows),
+      liked: mine(artistLikes),
+    })
     .from(artists)
     .where(
       "id" in by ? eq(artists.id, by.id) : sql`lower(${artists.username}) = lower(${by.username})`,
     );
   if (!row) throw new NotFoundError("No such artist.");
-  const { following, liked, ...artist } = row;
-  if (!listener) return dto(artist);
-  return { ...dto(artist), viewer: { following: following === true, liked: liked === true } };
+  const { followers, likes, following, liked, ...artist } = row;
+  const profile = { ...dto(artist), _count: { followers, likes } };
+  if (!listener) return profile;
+  return { ...profile, viewer: { following: following === true, liked: liked === true } };
 }
 
 export interface ArtistUpdate {

@@ -1,31 +1,17 @@
-import {
-  artistLikes,
-  artists,
-  FOREIGN_KEY_VIOLATION,
-  follows,
-  pgErrorCode,
-  qualified,
-} from "@edge-music/db";
+import { artistLikes, artists, FOREIGN_KEY_VIOLATION, follows, pgErrorCode } from "@edge-music/db";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { NotFoundError } from "../../../errors/app-error.ts";
 import type { RequestDeps } from "../../../request-deps.ts";
 import { offsetOf, type Page } from "../../../validation/common.ts";
-import { publicArtistColumns, relationOf } from "../profile/queries.ts";
+import { countOf, publicArtistColumns, relationOf } from "../profile/queries.ts";
+import type { FollowedArtist, FollowState, LikeState } from "./schema.ts";
 
 /** What following and liking take: the database and the signed-in user. */
 type SocialDeps = Pick<RequestDeps, "db" | "principal">;
 
-import type { FollowedArtist, FollowState, LikeState } from "./schema.ts";
-
 type Relation = typeof follows | typeof artistLikes;
 
 const artistNotFound = (artistId: string) => new NotFoundError(`No artist with id ${artistId}.`);
-
-/** `<relation>` rows of the outer query's artist, per row. */
-const countOf = (relation: Relation) =>
-  sql<number>`(select count(*) from ${relation} where ${qualified(relation.artistId)} = ${qualified(artists.id)})`.mapWith(
-    Number,
-  );
 
 /**
  * Adds the caller → artist row; idempotent. The insert selects the artist, so an unknown artist
