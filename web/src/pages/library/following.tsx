@@ -1,9 +1,10 @@
 // The artists a listener follows, each with a way to unfollow.
 import { useState } from "preact/hooks";
 import { api, unwrap } from "../../api.ts";
+import { useAction } from "../../ui/action.ts";
+import { LoadMore, usePaged } from "../../ui/paged.tsx";
 import { Cover, ErrorMessage, Loading, PageTitle, plural } from "../../ui/parts.tsx";
-import { useResource } from "../../ui/resource.ts";
-import { ListenerOnly, useFocusAt, useLatest } from "./shared.tsx";
+import { ListenerOnly, useFocusAt } from "./shared.tsx";
 
 export function Following() {
   return (
@@ -13,44 +14,54 @@ export function Following() {
   );
 }
 
+const FOLLOWING_PAGE = 50;
+
 function FollowingPage() {
   const client = api("user");
-  const artists = useResource(
-    async (signal) =>
-      unwrap(
-        await client.GET("/api/v1/artists/me/following", {
-          params: { query: { limit: 100 } },
+  const artists = usePaged(
+    (page, signal) =>
+      client
+        .GET("/api/v1/artists/me/following", {
+          params: { query: { page, limit: FOLLOWING_PAGE } },
           signal,
-        }),
-      ),
-    [],
+        })
+        .then(unwrap),
+    FOLLOWING_PAGE,
+    (artist) => artist.id,
   );
   const [status, setStatus] = useState("");
   const [error, setError] = useState<unknown>(null);
-  const { box, focusAt } = useFocusAt("button");
-  const list = useLatest(artists);
+  const { box, focusAt } = useFocusAt("button[data-unfollow]");
+  // Unfollows may overlap (each removes its own row); reading more is one at a time.
   const unfollow = async (id: string, name: string) => {
     setError(null);
     setStatus("");
     try {
       unwrap(await client.DELETE("/api/v1/artists/{id}/follow", { params: { path: { id } } }));
-      const index = list.get().findIndex((a) => a.id === id);
+      const index = artists.latest().findIndex((a) => a.id === id);
       if (index < 0) return;
       focusAt(index);
-      list.set(list.get().filter((a) => a.id !== id));
+      artists.remove(id);
       setStatus(`You no longer follow ${name}.`);
     } catch (e) {
       setError(e);
     }
   };
-  const shown = artists.data;
+  const reading = useAction();
+  const loadMore = () =>
+    reading.run(async () => {
+      const { shown, more } = await artists.loadMore();
+      // The button goes with the last page: focus moves to the first artist it brought.
+      if (!more) focusAt(shown);
+    });
+  const shown = artists.rows;
   return (
     <>
       <PageTitle title="Following">Following</PageTitle>
       <p role="status" class="muted">
         {status}
       </p>
-      <ErrorMessage error={artists.error ?? error} />
+      <ErrorMessage error={artists.error ?? error ?? reading.error} />
       {!shown ? (
         !artists.error && <Loading />
       ) : shown.length === 0 ? (
@@ -70,6 +81,7 @@ function FollowingPage() {
                 <button
                   type="button"
                   aria-label={`Unfollow ${artist.username}`}
+                  data-unfollow
                   onClick={() => unfollow(artist.id, artist.username)}
                 >
                   Unfollow
@@ -77,6 +89,7 @@ function FollowingPage() {
               </li>
             ))}
           </ul>
+          {artists.more && <LoadMore busy={reading.busy} onClick={loadMore} />}
         </div>
       )}
     </>

@@ -1,12 +1,12 @@
 // What a listener played lately: replay, remove one, clear all, read further back.
-import { useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api, type components, unwrap } from "../../api.ts";
 import { useAction } from "../../ui/action.ts";
 import { Icon } from "../../ui/icons.tsx";
+import { LoadMore, usePaged } from "../../ui/paged.tsx";
 import { ErrorMessage, Loading, PageTitle } from "../../ui/parts.tsx";
-import { useResource } from "../../ui/resource.ts";
 import { TrackList } from "../../ui/track-list.tsx";
-import { ListenerOnly, useFocusAt, useLatest } from "./shared.tsx";
+import { ListenerOnly, useFocusAt } from "./shared.tsx";
 
 type HistoryEntry = components["schemas"]["HistoryEntry"];
 
@@ -41,28 +41,20 @@ function ago(iso: string, style: keyof typeof relative): string {
   return relative[style].format(Math.round(seconds / size), unit);
 }
 
-/** Each track once, at its first (newest) place. */
-const merge = (a: HistoryEntry[], b: HistoryEntry[]) => {
-  const seen = new Set(a.map((e) => e.trackId));
-  return [...a, ...b.filter((e) => !seen.has(e.trackId))];
-};
-
 function HistoryPage() {
   const client = api("user");
-  const read = (page: number, signal?: AbortSignal) =>
-    client
-      .GET("/api/v1/history", { params: { query: { page, limit: HISTORY_PAGE } }, signal })
-      .then(unwrap);
-  const history = useResource((signal) => read(1, signal), []);
-  const list = useLatest(history);
-  // Pages read so far, and entries removed since the last read: the later pages moved up by as
-  // many, so the next read starts that much earlier.
-  const paging = useRef({ pages: 1, removed: 0 });
-  const [more, setMore] = useState<boolean | null>(null);
+  // Each track once, at its first (newest) place.
+  const history = usePaged(
+    (page, signal) =>
+      client
+        .GET("/api/v1/history", { params: { query: { page, limit: HISTORY_PAGE } }, signal })
+        .then(unwrap),
+    HISTORY_PAGE,
+    (entry) => entry.trackId,
+  );
   const [status, setStatus] = useState("");
   const { box, focusAt } = useFocusAt("button[data-remove]");
-  const entries = history.data ?? [];
-  const full = more ?? entries.length + paging.current.removed >= HISTORY_PAGE;
+  const entries = history.rows ?? [];
 
   // One write or read at a time. Buttons are not disabled meanwhile: a disabled button would
   // drop the keyboard focus.
@@ -76,18 +68,9 @@ function HistoryPage() {
 
   const loadMore = () =>
     run(async () => {
-      const { pages, removed } = paging.current;
-      const from = Math.max(1, pages + 1 - Math.ceil(removed / HISTORY_PAGE));
-      const answers = await Promise.all(
-        Array.from({ length: pages + 2 - from }, (_, i) => read(from + i)),
-      );
-      const shown = list.get().length;
-      const full = answers.at(-1)?.length === HISTORY_PAGE;
-      paging.current = { pages: pages + 1, removed: 0 };
-      setMore(full);
+      const { shown, more } = await history.loadMore();
       // The button goes with the last page: focus moves to the first entry it brought.
-      if (!full) focusAt(shown);
-      list.set(answers.reduce(merge, list.get()));
+      if (!more) focusAt(shown);
     });
 
   const remove = (entry: HistoryEntry) =>
@@ -97,9 +80,8 @@ function HistoryPage() {
           params: { path: { trackId: entry.trackId } },
         }),
       );
-      paging.current.removed += 1;
-      focusAt(list.get().findIndex((e) => e.id === entry.id));
-      list.set(list.get().filter((e) => e.id !== entry.id));
+      focusAt(history.latest().findIndex((e) => e.trackId === entry.trackId));
+      history.remove(entry.trackId);
       setStatus(`Removed ${entry.track.title} from history.`);
     });
 
@@ -107,10 +89,8 @@ function HistoryPage() {
     if (!confirm("Clear your whole listening history? This cannot be undone.")) return;
     return run(async () => {
       unwrap(await client.DELETE("/api/v1/history"));
-      paging.current = { pages: 1, removed: 0 };
-      setMore(false);
       focusAt(0);
-      list.set([]);
+      history.clear();
       setStatus("Your history is cleared.");
     });
   };
@@ -122,7 +102,7 @@ function HistoryPage() {
         {status}
       </p>
       <ErrorMessage error={history.error ?? error} />
-      {!history.data ? (
+      {!history.rows ? (
         !history.error && <Loading />
       ) : entries.length === 0 ? (
         <p class="muted">Nothing yet: what you play appears here.</p>
@@ -164,13 +144,7 @@ function HistoryPage() {
               );
             }}
           />
-          {full && (
-            <div class="row">
-              <button type="button" aria-busy={busy} onClick={loadMore}>
-                Load more
-              </button>
-            </div>
-          )}
+          {history.more && <LoadMore busy={busy} onClick={loadMore} />}
         </div>
       )}
     </>

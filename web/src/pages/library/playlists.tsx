@@ -1,10 +1,11 @@
 // A listener's playlists, and a new one.
 import { useLocation } from "preact-iso";
 import { api, unwrap } from "../../api.ts";
+import { useAction } from "../../ui/action.ts";
+import { LoadMore, usePaged } from "../../ui/paged.tsx";
 import { Cover, ErrorMessage, Form, Loading, PageTitle, plural } from "../../ui/parts.tsx";
-import { useResource } from "../../ui/resource.ts";
 import { PlaylistFields, playlistInput } from "../playlist.tsx";
-import { ListenerOnly } from "./shared.tsx";
+import { ListenerOnly, useFocusAt } from "./shared.tsx";
 
 export function Library() {
   return (
@@ -14,41 +15,55 @@ export function Library() {
   );
 }
 
+const LIBRARY_PAGE = 50;
+
 function LibraryPage() {
   const { route } = useLocation();
   const client = api("user");
-  const playlists = useResource(
-    async (signal) =>
-      unwrap(
-        await client.GET("/api/v1/playlists/me", { params: { query: { limit: 100 } }, signal }),
-      ),
-    [],
+  const playlists = usePaged(
+    (page, signal) =>
+      client
+        .GET("/api/v1/playlists/me", { params: { query: { page, limit: LIBRARY_PAGE } }, signal })
+        .then(unwrap),
+    LIBRARY_PAGE,
+    (playlist) => playlist.id,
   );
-  const list = playlists.data;
+  const { box, focusAt } = useFocusAt("a");
+  const reading = useAction();
+  const loadMore = () =>
+    reading.run(async () => {
+      const { shown, more } = await playlists.loadMore();
+      // The button goes with the last page: focus moves to the first playlist it brought.
+      if (!more) focusAt(shown);
+    });
+  const list = playlists.rows;
   return (
     <>
       <PageTitle title="Your library">Your library</PageTitle>
       <section aria-labelledby="your-playlists">
         <h2 id="your-playlists">Your playlists</h2>
-        <ErrorMessage error={playlists.error} />
+        <ErrorMessage error={playlists.error ?? reading.error} />
         {!list ? (
           !playlists.error && <Loading />
         ) : list.length === 0 ? (
           <p class="muted">No playlists yet: create your first one below.</p>
         ) : (
-          <ul class="cards">
-            {list.map((p) => (
-              <li key={p.id} class="card">
-                <a href={`/playlists/${p.id}`}>
-                  <Cover src={p.cover ?? p.tracks[0]?.cover} size={96} />
-                  <span class="ellipsis">{p.title}</span>
-                </a>
-                <span class="muted small">
-                  {plural(p._count.tracks, "track")} · {p.isPublic ? "Public" : "Private"}
-                </span>
-              </li>
-            ))}
-          </ul>
+          <div ref={box}>
+            <ul class="cards">
+              {list.map((p) => (
+                <li key={p.id} class="card">
+                  <a href={`/playlists/${p.id}`}>
+                    <Cover src={p.cover ?? p.tracks[0]?.cover} size={96} />
+                    <span class="ellipsis">{p.title}</span>
+                  </a>
+                  <span class="muted small">
+                    {plural(p._count.tracks, "track")} · {p.isPublic ? "Public" : "Private"}
+                  </span>
+                </li>
+              ))}
+            </ul>
+            {playlists.more && <LoadMore busy={reading.busy} onClick={loadMore} />}
+          </div>
         )}
       </section>
       <section aria-labelledby="new-playlist">

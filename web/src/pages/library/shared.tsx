@@ -1,9 +1,7 @@
-// What the listener's own pages share: the listener-only gate, focus after a row goes, and the
-// latest state of a list that quick writes change.
+// What the listener's own pages share: the listener-only gate and focus after a row goes.
 import type { ComponentChildren } from "preact";
 import { useLayoutEffect, useRef } from "preact/hooks";
 import { OnlyFor } from "../../ui/gate.tsx";
-import type { Resource } from "../../ui/resource.ts";
 
 /** The page for a signed-in listener; anyone else is asked to sign in as one. */
 export function ListenerOnly({ title, children }: { title: string; children: ComponentChildren }) {
@@ -34,22 +32,6 @@ export function useFocusAt(selector: string) {
     box,
     focusAt: (index: number) => {
       wanted.current = index;
-    },
-  };
-}
-
-/**
- * A list read with useResource, as writes that finish later must see it: the latest list,
- * including changes not yet rendered (two quick removals both hold).
- */
-export function useLatest<T>(resource: Resource<T[]>) {
-  const latest = useRef(resource.data);
-  latest.current = resource.data;
-  return {
-    get: () => latest.current ?? [],
-    set: (next: T[]) => {
-      latest.current = next;
-      resource.set(next);
     },
   };
 }
