@@ -927,6 +927,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/artists/me/liked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Artists the caller likes
+         * @description A plain array (no envelope), most recent like first; ties are broken by artist id (descending). Pages past the end are an empty array. `page` ≥ 1 (default 1), `limit` 1–100 (default 20); anything else is a 400. Each item carries `likedAt` and the artist's `_count.likes`; never email or password.
+         */
+        get: operations["listLikedArtists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/artists/{id}/follow": {
         parameters: {
             query?: never;
@@ -1214,6 +1234,26 @@ export interface paths {
          * @description Removes the track from the playlist; the others keep their order. A track that is not in the playlist is 404. Updates `updatedAt`. Answers 200 with the playlist and its full track list (as adding does). Only the owner may do this: another user gets 403, also for a private playlist.
          */
         delete: operations["removePlaylistTrack"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/playlists/me/liked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Playlists the caller likes
+         * @description A plain array, most recent like first (ties by playlist id, descending). Query: `page` (default 1) and `limit` (1–100, default 20). Each item carries `likedAt`, `_count.tracks` (READY tracks) and `_count.likes`, not the track list. Only playlists the caller may see are listed: a liked playlist that its owner has made private is left out while it is private (the like itself is kept); the caller's own playlists are listed whether public or not.
+         */
+        get: operations["listLikedPlaylists"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2021,6 +2061,38 @@ export interface components {
             /** @example 1204 */
             followers: number;
         };
+        /** @description Never carries the artist's email or password. */
+        LikedArtist: {
+            /**
+             * Format: uuid
+             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
+             */
+            id: string;
+            /** @example nightdrive */
+            username: string;
+            /** @example Synthwave from Lisbon. */
+            bio: string;
+            /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
+            avatar: string | null;
+            /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
+            backgroundImage: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-23T10:15:30.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the caller liked the artist.
+             * @example 2026-11-23T10:15:30.000Z
+             */
+            likedAt: string;
+            _count: components["schemas"]["LikeCount"];
+        };
+        LikeCount: {
+            /** @example 87 */
+            likes: number;
+        };
         /** @description The artist with its follower count as of the moment after the change. */
         ArtistFollowState: {
             /**
@@ -2038,10 +2110,6 @@ export interface components {
             /** @description Whether the caller likes the artist now. */
             liked: boolean;
             _count: components["schemas"]["LikeCount"];
-        };
-        LikeCount: {
-            /** @example 87 */
-            likes: number;
         };
         /** @description A public artist profile. Never carries the email or password. */
         ArtistListItem: components["schemas"]["Artist"] & {
@@ -2403,6 +2471,44 @@ export interface components {
              *     ]
              */
             trackIds: string[];
+        };
+        LikedPlaylist: {
+            /**
+             * Format: uuid
+             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
+             */
+            id: string;
+            title: string;
+            description: string;
+            /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
+            cover: string | null;
+            isPublic: boolean;
+            /**
+             * Format: uuid
+             * @description The owner.
+             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
+             */
+            userId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-23T10:15:30.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-23T10:15:30.000Z
+             */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description When the caller liked the playlist.
+             * @example 2026-11-23T10:15:30.000Z
+             */
+            likedAt: string;
+            _count: {
+                tracks: number;
+                likes: number;
+            };
         };
         PlaylistLikeState: {
             liked: boolean;
@@ -7010,6 +7116,89 @@ export interface operations {
             };
         };
     };
+    listLikedArtists: {
+        parameters: {
+            query?: {
+                /** @description 1-based page. */
+                page?: number;
+                /** @description Items per page, 1–100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of liked artists. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LikedArtist"][];
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     followArtist: {
         parameters: {
             query?: never;
@@ -8881,6 +9070,89 @@ export interface operations {
             };
             /** @description The body is larger than the limit. */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listLikedPlaylists: {
+        parameters: {
+            query?: {
+                /** @description 1-based page. */
+                page?: number;
+                /** @description Items per page, 1–100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of liked playlists. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LikedPlaylist"][];
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];

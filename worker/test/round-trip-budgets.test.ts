@@ -445,6 +445,10 @@ const BUDGETS: Record<string, Budget> = {
     trips: 1,
     prepare: async () => get("/api/v1/artists/me/following", await user()),
   },
+  "GET /api/v1/artists/me/liked": {
+    trips: 1,
+    prepare: async () => get("/api/v1/artists/me/liked", await user()),
+  },
   ...artistRelation("follow"),
   ...artistRelation("like"),
   "GET /api/v1/artists": {
@@ -514,6 +518,10 @@ const BUDGETS: Record<string, Budget> = {
   "GET /api/v1/playlists/me": {
     trips: 1,
     prepare: async () => get("/api/v1/playlists/me", await user()),
+  },
+  "GET /api/v1/playlists/me/liked": {
+    trips: 1,
+    prepare: async () => get("/api/v1/playlists/me/liked", await user()),
   },
   "GET /api/v1/playlists/{id}": {
     trips: 1,

@@ -8,6 +8,7 @@ const ownPlaylist = async (owner: Registered, suffix = "") =>
 
 const routes: ProtectedRoute[] = [
   { method: "GET", path: `${BASE}/me`, kind: "user" },
+  { method: "GET", path: `${BASE}/me/liked`, kind: "user" },
   { method: "POST", path: BASE, kind: "user", body: { title: "Guarded" } },
   { method: "PUT", path: (o) => ownPlaylist(o), kind: "user", body: { title: "x" }, owned: true },
   { method: "DELETE", path: (o) => ownPlaylist(o), kind: "user", owned: true },

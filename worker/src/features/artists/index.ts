@@ -5,7 +5,7 @@ import { artistSocialRoutes } from "./social/routes.ts";
 
 /**
  * /api/v1/artists: profiles, follows, likes, an artist's tracks and albums. The social routes
- * come first: `/me/following` must not be taken for an artist id.
+ * come first: `/me/following` and `/me/liked` must not be taken for an artist id.
  */
 export const artistRoutes = newRouter()
   .route("/", artistSocialRoutes)

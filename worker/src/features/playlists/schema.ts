@@ -139,6 +139,14 @@ export const PlaylistSummaryDto = z
   .object({ ...playlistFields, _count: Counts })
   .openapi("PlaylistSummary");
 
+export const LikedPlaylistDto = z
+  .object({
+    ...playlistFields,
+    likedAt: Timestamp.openapi({ description: "When the caller liked the playlist." }),
+    _count: Counts,
+  })
+  .openapi("LikedPlaylist");
+
 const BriefTrackDto = z.object({ id: Id, title: z.string(), cover: MediaPath });
 
 export const OwnPlaylistDto = z
@@ -163,5 +171,6 @@ export type PlaylistOut = z.infer<typeof PlaylistDto>;
 export type PlaylistWithViewerOut = z.infer<typeof PlaylistWithViewerDto>;
 export type PlaylistSummaryOut = z.infer<typeof PlaylistSummaryDto>;
 export type OwnPlaylistOut = z.infer<typeof OwnPlaylistDto>;
+export type LikedPlaylistOut = z.infer<typeof LikedPlaylistDto>;
 export type LikeStateOut = z.infer<typeof LikeStateDto>;
 export type PlaylistPatch = { title?: string; description?: string; isPublic?: boolean };

@@ -1,13 +1,14 @@
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { json, newRouter } from "../../../openapi/router.ts";
 import { signedIn } from "../../../security/guard.ts";
 import { IdParams, PageQuery } from "../../../validation/common.ts";
-import { FollowingPageDto, FollowStateDto, LikeStateDto } from "./schema.ts";
+import { FollowingPageDto, FollowStateDto, LikedArtistDto, LikeStateDto } from "./schema.ts";
 import {
   followArtist,
   likeArtist,
   listFollowing,
+  listLikedArtists,
   unfollowArtist,
   unlikeArtist,
 } from "./service.ts";
@@ -28,6 +29,22 @@ export const followingRoute = createRoute({
   request: { query: PageQuery },
   responses: {
     200: json(FollowingPageDto, "One page of followed artists."),
+    ...problemResponses(400, 401, 403),
+  },
+});
+
+export const likedRoute = createRoute({
+  tags,
+  ...signedIn("user"),
+  method: "get",
+  path: "/me/liked",
+  operationId: "listLikedArtists",
+  summary: "Artists the caller likes",
+  description:
+    "A plain array (no envelope), most recent like first; ties are broken by artist id (descending). Pages past the end are an empty array. `page` ≥ 1 (default 1), `limit` 1–100 (default 20); anything else is a 400. Each item carries `likedAt` and the artist's `_count.likes`; never email or password.",
+  request: { query: PageQuery },
+  responses: {
+    200: json(z.array(LikedArtistDto), "One page of liked artists."),
     ...problemResponses(400, 401, 403),
   },
 });
@@ -96,6 +113,10 @@ export const unlikeRoute = createRoute({
 export const artistSocialRoutes = newRouter()
   .openapi(followingRoute, async (c) => {
     const artists = await listFollowing(c.var.deps, c.req.valid("query"));
+    return c.json(artists, 200);
+  })
+  .openapi(likedRoute, async (c) => {
+    const artists = await listLikedArtists(c.var.deps, c.req.valid("query"));
     return c.json(artists, 200);
   })
   .openapi(followRoute, async (c) => {

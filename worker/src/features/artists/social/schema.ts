@@ -13,14 +13,23 @@ export const FollowStateDto = z
     description: "The artist with its follower count as of the moment after the change.",
   });
 
+const LikeCount = z
+  .object({ likes: z.number().int().min(0).openapi({ example: 87 }) })
+  .openapi("LikeCount");
+
+/** The public profile as the caller's lists show it. */
+const listedArtist = {
+  id: Uuid,
+  username: Username,
+  bio: z.string().openapi({ example: "Synthwave from Lisbon." }),
+  avatar: MediaPath,
+  backgroundImage: MediaPath,
+  createdAt: Timestamp,
+};
+
 export const FollowedArtistDto = z
   .object({
-    id: Uuid,
-    username: Username,
-    bio: z.string().openapi({ example: "Synthwave from Lisbon." }),
-    avatar: MediaPath,
-    backgroundImage: MediaPath,
-    createdAt: Timestamp,
+    ...listedArtist,
     followedAt: Timestamp.openapi({ description: "When the caller followed the artist." }),
     _count: FollowerCount,
   })
@@ -28,15 +37,22 @@ export const FollowedArtistDto = z
 
 export const FollowingPageDto = z.array(FollowedArtistDto).openapi("FollowingPage");
 
+export const LikedArtistDto = z
+  .object({
+    ...listedArtist,
+    likedAt: Timestamp.openapi({ description: "When the caller liked the artist." }),
+    _count: LikeCount,
+  })
+  .openapi("LikedArtist", { description: "Never carries the artist's email or password." });
+
 export const LikeStateDto = z
   .object({
     liked: z.boolean().openapi({ description: "Whether the caller likes the artist now." }),
-    _count: z
-      .object({ likes: z.number().int().min(0).openapi({ example: 87 }) })
-      .openapi("LikeCount"),
+    _count: LikeCount,
   })
   .openapi("ArtistLikeState");
 
 export type FollowState = z.infer<typeof FollowStateDto>;
 export type FollowedArtist = z.infer<typeof FollowedArtistDto>;
+export type LikedArtist = z.infer<typeof LikedArtistDto>;
 export type LikeState = z.infer<typeof LikeStateDto>;

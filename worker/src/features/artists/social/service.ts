@@ -4,7 +4,7 @@ import { NotFoundError } from "../../../errors/app-error.ts";
 import type { RequestDeps } from "../../../request-deps.ts";
 import { offsetOf, type Page } from "../../../validation/common.ts";
 import { countOf, publicArtistColumns, relationOf } from "../profile/queries.ts";
-import type { FollowedArtist, FollowState, LikeState } from "./schema.ts";
+import type { FollowedArtist, FollowState, LikedArtist, LikeState } from "./schema.ts";
 
 /** What following and liking take: the database and the signed-in user. */
 type SocialDeps = Pick<RequestDeps, "db" | "principal">;
@@ -110,24 +110,38 @@ export async function unlikeArtist(ctx: SocialDeps, artistId: string) {
   return likeState(artistId, rows);
 }
 
-/** The artists the caller follows, most recent follow first (ties broken by artist id). */
-export async function listFollowing(ctx: SocialDeps, page: Page): Promise<FollowedArtist[]> {
-  const rows = await ctx.db
-    .select({
-      ...publicArtistColumns,
-      followedAt: follows.createdAt,
-      followers: countOf(follows),
-    })
-    .from(follows)
-    .innerJoin(artists, eq(artists.id, follows.artistId))
-    .where(eq(follows.userId, ctx.principal.id))
-    .orderBy(desc(follows.createdAt), desc(follows.artistId))
+/**
+ * The artists the caller has a `<relation>` row to, most recent first (ties broken by artist id),
+ * each with the relation's time and its count for the artist. One statement.
+ */
+const listLinked = (ctx: SocialDeps, relation: Relation, page: Page) =>
+  ctx.db
+    .select({ ...publicArtistColumns, at: relation.createdAt, count: countOf(relation) })
+    .from(relation)
+    .innerJoin(artists, eq(artists.id, relation.artistId))
+    .where(eq(relation.userId, ctx.principal.id))
+    .orderBy(desc(relation.createdAt), desc(relation.artistId))
     .limit(page.limit)
     .offset(offsetOf(page));
-  return rows.map(({ followers, createdAt, followedAt, ...artist }) => ({
+
+/** GET /artists/me/following: the artists the caller follows, most recent follow first. */
+export async function listFollowing(ctx: SocialDeps, page: Page): Promise<FollowedArtist[]> {
+  const rows = await listLinked(ctx, follows, page);
+  return rows.map(({ count, createdAt, at, ...artist }) => ({
     ...artist,
     createdAt: createdAt.toISOString(),
-    followedAt: followedAt.toISOString(),
-    _count: { followers },
+    followedAt: at.toISOString(),
+    _count: { followers: count },
+  }));
+}
+
+/** GET /artists/me/liked: the artists the caller likes, most recent like first. */
+export async function listLikedArtists(ctx: SocialDeps, page: Page): Promise<LikedArtist[]> {
+  const rows = await listLinked(ctx, artistLikes, page);
+  return rows.map(({ count, createdAt, at, ...artist }) => ({
+    ...artist,
+    createdAt: createdAt.toISOString(),
+    likedAt: at.toISOString(),
+    _count: { likes: count },
   }));
 }

@@ -1,8 +1,9 @@
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, playlistLikes, playlists } from "@edge-music/db";
-import { and, count, eq, exists, sql } from "drizzle-orm";
+import { and, count, desc, eq, exists, sql } from "drizzle-orm";
 import { NotFoundError } from "../../../errors/app-error.ts";
-import { visibleTo } from "../queries.ts";
-import type { LikeStateOut } from "../schema.ts";
+import { offsetOf, type Page } from "../../../validation/common.ts";
+import { likeCount, playlistColumns, playlistFields, trackCount, visibleTo } from "../queries.ts";
+import type { LikedPlaylistOut, LikeStateOut } from "../schema.ts";
 import type { PlaylistDeps } from "../service.ts";
 
 /**
@@ -71,3 +72,33 @@ const visibleQuery = (ctx: Pick<PlaylistDeps, "db" | "principal">, id: string) =
 // Counted after the write, in its own statement: the count includes every like committed by then.
 const countQuery = (ctx: Pick<PlaylistDeps, "db">, id: string) =>
   ctx.db.select({ likes: count() }).from(playlistLikes).where(eq(playlistLikes.playlistId, id));
+
+/**
+ * GET /playlists/me/liked: the playlists the caller likes, most recent like first (ties broken by
+ * playlist id). Only those the caller may still see: a liked playlist its owner made private is
+ * left out (the like is kept, and shows again if it is made public again). One statement.
+ */
+export async function listLikedPlaylists(
+  ctx: Pick<PlaylistDeps, "db" | "principal">,
+  page: Page,
+): Promise<LikedPlaylistOut[]> {
+  const userId = ctx.principal.id;
+  const rows = await ctx.db
+    .select({
+      playlist: playlistColumns,
+      likedAt: playlistLikes.createdAt,
+      tracks: trackCount,
+      likes: likeCount,
+    })
+    .from(playlistLikes)
+    .innerJoin(playlists, eq(playlists.id, playlistLikes.playlistId))
+    .where(and(eq(playlistLikes.userId, userId), visibleTo(userId)))
+    .orderBy(desc(playlistLikes.createdAt), desc(playlistLikes.playlistId))
+    .limit(page.limit)
+    .offset(offsetOf(page));
+  return rows.map((row) => ({
+    ...playlistFields(row.playlist),
+    likedAt: row.likedAt.toISOString(),
+    _count: { tracks: row.tracks, likes: row.likes },
+  }));
+}
