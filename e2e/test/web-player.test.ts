@@ -231,6 +231,16 @@ describe("the web player", () => {
         "true",
       );
       await page.getByText("1 follower · 1 like").waitFor();
+      // The liked artist is kept on the listener's Liked page; back to the artist from there.
+      await page
+        .getByRole("navigation", { name: "Main" })
+        .getByRole("link", { name: "Liked" })
+        .click();
+      await page
+        .getByRole("list", { name: "Artists you like" })
+        .getByRole("link", { name: seeded.artist })
+        .click();
+      await page.getByRole("button", { name: `Following ${seeded.artist}` }).waitFor();
 
       // The artist's tracks as the queue: the next one plays after a press of "Next track".
       const trackReads: string[] = [];
@@ -381,6 +391,7 @@ describe("the web player", () => {
       await page.waitForURL(/\/playlists\/[0-9a-f-]{36}$/);
       await check(new URL(page.url()).pathname, "Checked");
       await check("/following", "Following");
+      await check("/liked", "Liked");
       await check("/history", "History");
       await check("/account", "Your account");
       await page.getByRole("button", { name: "Sign out", exact: true }).click();

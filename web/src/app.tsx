@@ -8,7 +8,7 @@ import { AlbumPage } from "./pages/album.tsx";
 import { ArtistPage } from "./pages/artist.tsx";
 import { ForgotPassword, ResetPassword, SignIn, SignUp, VerifyEmail } from "./pages/auth.tsx";
 import { Home } from "./pages/home.tsx";
-import { Following, History, Library } from "./pages/library.tsx";
+import { Following, History, Library, Liked } from "./pages/library.tsx";
 import { PlaylistPage } from "./pages/playlist.tsx";
 import { Search } from "./pages/search.tsx";
 import { Studio, StudioAlbums, StudioProfile, Upload } from "./pages/studio.tsx";
@@ -48,6 +48,7 @@ export function App() {
             <Route path="/account" component={Account} />
             <Route path="/library" component={Library} />
             <Route path="/following" component={Following} />
+            <Route path="/liked" component={Liked} />
             <Route path="/history" component={History} />
             <Route path="/studio" component={Studio} />
             <Route path="/studio/upload" component={Upload} />
@@ -124,6 +125,9 @@ function Header() {
               </li>
               <li>
                 <a href="/following">Following</a>
+              </li>
+              <li>
+                <a href="/liked">Liked</a>
               </li>
               <li>
                 <a href="/history">History</a>
