@@ -15,13 +15,7 @@ export const AUDIO_PROCESSING_QUEUE = "audio-processing";
  */
 export const AUDIO_PROCESSING_QUEUE_PREFIX = "{audio-processing}";
 
-/** Spec: 5 attempts, exponential backoff from 5 s; completed jobs kept 1 h (≤ 1000), failed 7 days (≤ 5000). */
-export const AUDIO_PROCESSING_JOB_OPTIONS = {
-  attempts: 5,
-  backoff: { type: "exponential", delay: 5_000 },
-  removeOnComplete: { age: 3_600, count: 1_000 },
-  removeOnFail: { age: 604_800, count: 5_000 },
-} as const;
+export { AUDIO_PROCESSING_JOB_OPTIONS } from "./job-options.ts";
 
 export const AUDIO_PROCESSING_JOB_NAME = "convert-audio";
 

@@ -1,5 +1,6 @@
 // A track's conversion state, kept live from GET /tracks/{id}/events while it converts.
 import type { OwnTrack } from "@edge-music/client";
+import { AUDIO_PROCESSING_JOB_OPTIONS } from "@edge-music/contracts/job-options";
 import { useEffect, useState } from "preact/hooks";
 import { api, unwrap } from "../../api.ts";
 
@@ -12,8 +13,8 @@ export type TrackState = Pick<
 export const retryConversion = async (id: string): Promise<TrackState> =>
   unwrap(await api("artist").POST("/api/v1/tracks/{id}/retry", { params: { path: { id } } }));
 
-/** The API's attempts per conversion (an upload or a retry). */
-export const MAX_ATTEMPTS = 5;
+/** The API's attempts per conversion (an upload or a retry): the queue's own job options. */
+export const MAX_ATTEMPTS = AUDIO_PROCESSING_JOB_OPTIONS.attempts;
 
 /** "Ready", "Failed", "Waiting" (queued, nothing done yet) or "Converting 40 %". */
 export function statusText({ processingStatus, processingProgress }: TrackState): string {
