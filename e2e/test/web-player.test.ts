@@ -443,6 +443,65 @@ describe("the web player", () => {
     }
   });
 
+  test("the lock screen's controls (Media Session actions) drive the player", async () => {
+    const { page, context, problems } = await open();
+    // Headless Chromium has no lock screen: the handlers the page gives the Media Session are
+    // kept as it sets them, and called as the system would call them.
+    await context.addInitScript(() => {
+      const handlers: Record<string, MediaSessionActionHandler | null> = {};
+      Object.assign(window, { mediaActions: handlers });
+      const session = navigator.mediaSession;
+      const set = session.setActionHandler.bind(session);
+      session.setActionHandler = (action, handler) => {
+        handlers[action] = handler;
+        set(action, handler);
+      };
+    });
+    const act = (action: MediaSessionAction, details: Partial<MediaSessionActionDetails> = {}) =>
+      page.evaluate(
+        ([action, details]) => {
+          const handlers = (window as unknown as { mediaActions: Record<string, unknown> })
+            .mediaActions;
+          const handler = handlers[action] as MediaSessionActionHandler | undefined;
+          if (!handler) throw new Error(`no handler for ${action}`);
+          handler({ action, ...details } as MediaSessionActionDetails);
+        },
+        [action, details] as const,
+      );
+    const paused = () =>
+      page.evaluate(() => (document.getElementById("player-audio") as HTMLAudioElement).paused);
+    const nowPlaying = () => page.getByTestId("now-playing").textContent();
+    try {
+      await page.goto(`${stack.apiUrl}/artists/${seeded.artistId}`);
+      await page.getByRole("button", { name: "Play all" }).click();
+      await expect.poll(() => audioTime(page), { timeout: 30_000 }).toBeGreaterThan(0.5);
+      const first = await nowPlaying();
+
+      await act("pause");
+      await expect.poll(paused).toBe(true);
+      await act("seekto", { seekTime: 12 });
+      await expect.poll(() => audioTime(page)).toBeCloseTo(12, 0);
+      await act("seekbackward", { seekOffset: 5 });
+      await expect.poll(() => audioTime(page)).toBeCloseTo(7, 0);
+      await act("seekforward");
+      await expect.poll(() => audioTime(page)).toBeCloseTo(17, 0);
+      await act("play");
+      await expect.poll(paused).toBe(false);
+
+      await act("nexttrack");
+      await expect.poll(nowPlaying).not.toBe(first);
+      await expect
+        .poll(() => page.evaluate(() => navigator.mediaSession.metadata?.title))
+        .toBe(await nowPlaying());
+      // Within its first 3 s, "previous" goes back a track rather than to the start.
+      await act("previoustrack");
+      await expect.poll(nowPlaying).toBe(first);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   test("a listener signs in with Google (the stand-in provider) and comes back to the player signed in", async () => {
     // The provider's pages are the one other origin a sign-in through it must reach.
     const { page, context, problems } = await open(DESKTOP, {
