@@ -1,10 +1,11 @@
 // A playlist: anyone reads a public one and plays it; its owner edits it, reorders or removes its
 // tracks and deletes it; another signed-in listener likes it.
-import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { api, type components, ProblemError, unwrap } from "../api.ts";
 import { player } from "../player/engine.ts";
 import { account } from "../session.ts";
+import { useFocusNext } from "../ui/focus.ts";
 import { Icon } from "../ui/icons.tsx";
 import { Cover, ErrorMessage, Field, Form, Loading, PageTitle, plural } from "../ui/parts.tsx";
 import { useResource } from "../ui/resource.ts";
@@ -167,18 +168,17 @@ function OwnTracks({ playlist, set }: { playlist: Playlist; set: (p: Playlist) =
   const confirmed = useRef(playlist.tracks);
   const queue = useRef(Promise.resolve());
   const writes = useRef(0);
-  const focus = useRef<string[] | null>(null);
-  const box = useRef<HTMLElement>(null);
-
-  // At commit, not after paint: an effect of an earlier render must not take the request.
-  useLayoutEffect(() => {
-    const keys = focus.current;
-    if (!keys) return;
-    focus.current = null;
-    const find = (key: string) =>
-      box.current?.querySelector<HTMLElement>(`button[data-key="${key}"]:not(:disabled)`);
-    (keys.map(find).find(Boolean) ?? box.current?.querySelector<HTMLElement>("h2"))?.focus();
-  });
+  // Focus goes to the first of the buttons named by keys that is there and enabled, else to the
+  // list's heading.
+  const { box, focusNext } = useFocusNext<HTMLElement>((within) =>
+    within?.querySelector<HTMLElement>("h2"),
+  );
+  const focusFirst = (keys: string[]) =>
+    focusNext((within) =>
+      keys
+        .map((key) => within.querySelector<HTMLElement>(`button[data-key="${key}"]:not(:disabled)`))
+        .find(Boolean),
+    );
 
   const write = (tracks: Playlist["tracks"], send: () => Promise<Playlist>, done: string) => {
     const n = ++writes.current;
@@ -218,7 +218,7 @@ function OwnTracks({ playlist, set }: { playlist: Playlist; set: (p: Playlist) =
     tracks.splice(index + by, 0, track);
     const trackIds = tracks.map((t) => t.id);
     const [ahead, back] = by < 0 ? ["up", "down"] : ["down", "up"];
-    focus.current = [`${ahead} ${track.id}`, `${back} ${track.id}`];
+    focusFirst([`${ahead} ${track.id}`, `${back} ${track.id}`]);
     write(
       tracks,
       async () =>
@@ -234,7 +234,7 @@ function OwnTracks({ playlist, set }: { playlist: Playlist; set: (p: Playlist) =
 
   const remove = (index: number, track: TrackLike) => {
     const tracks = playlist.tracks.filter((t) => t.id !== track.id);
-    focus.current = [tracks[index], tracks[index - 1]].map((t) => `remove ${t?.id}`);
+    focusFirst([tracks[index], tracks[index - 1]].map((t) => `remove ${t?.id}`));
     write(
       tracks,
       async () =>

@@ -2,9 +2,10 @@
 import { useState } from "preact/hooks";
 import { api, unwrap } from "../../api.ts";
 import { useAction } from "../../ui/action.ts";
+import { useFocusAt } from "../../ui/focus.ts";
 import { LoadMore, usePaged } from "../../ui/paged.tsx";
 import { Cover, ErrorMessage, Loading, PageTitle, plural } from "../../ui/parts.tsx";
-import { ListenerOnly, useFocusAt } from "./shared.tsx";
+import { ListenerOnly } from "./shared.tsx";
 
 export function Following() {
   return (

@@ -2,11 +2,12 @@
 import { useState } from "preact/hooks";
 import { api, type components, unwrap } from "../../api.ts";
 import { useAction } from "../../ui/action.ts";
+import { useFocusAt } from "../../ui/focus.ts";
 import { Icon } from "../../ui/icons.tsx";
 import { LoadMore, usePaged } from "../../ui/paged.tsx";
 import { ErrorMessage, Loading, PageTitle } from "../../ui/parts.tsx";
 import { TrackList } from "../../ui/track-list.tsx";
-import { ListenerOnly, useFocusAt } from "./shared.tsx";
+import { ListenerOnly } from "./shared.tsx";
 
 type HistoryEntry = components["schemas"]["HistoryEntry"];
 

@@ -2,9 +2,10 @@
 import { api, unwrap } from "../../api.ts";
 import { useAction } from "../../ui/action.ts";
 import { artistCard, type Card, Cards, playlistCard } from "../../ui/cards.tsx";
+import { useFocusAt } from "../../ui/focus.ts";
 import { LoadMore, usePaged } from "../../ui/paged.tsx";
 import { ErrorMessage, Loading, PageTitle, plural } from "../../ui/parts.tsx";
-import { ListenerOnly, useFocusAt } from "./shared.tsx";
+import { ListenerOnly } from "./shared.tsx";
 
 const LIKED_PAGE = 50;
 

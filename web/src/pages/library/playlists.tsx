@@ -2,10 +2,11 @@
 import { useLocation } from "preact-iso";
 import { api, unwrap } from "../../api.ts";
 import { useAction } from "../../ui/action.ts";
+import { useFocusAt } from "../../ui/focus.ts";
 import { LoadMore, usePaged } from "../../ui/paged.tsx";
 import { Cover, ErrorMessage, Form, Loading, PageTitle, plural } from "../../ui/parts.tsx";
 import { PlaylistFields, playlistInput } from "../playlist.tsx";
-import { ListenerOnly, useFocusAt } from "./shared.tsx";
+import { ListenerOnly } from "./shared.tsx";
 
 export function Library() {
   return (
