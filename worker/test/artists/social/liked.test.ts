@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { registerAccount } from "../../support/auth.ts";
+import { expectPagedInOrder } from "../../support/paging.ts";
 import { expectProblem } from "../../support/problem.ts";
 import { ARTISTS, call, follow, like, profiledArtist, unlike } from "./support.ts";
 
@@ -44,16 +45,10 @@ describe("GET /artists/me/liked", () => {
     const user = await registerAccount("user");
     const artists = [await profiledArtist(), await profiledArtist(), await profiledArtist()];
     for (const artist of artists) await like(user.client, artist.id);
-    const newestFirst = artists.map((a) => a.id).reverse();
-    expect((await liked(user.client)).map((a) => a.id)).toEqual(newestFirst);
-    const paged: string[] = [];
-    for (let page = 1; page <= 3; page++) {
-      const items = await liked(user.client, `?page=${page}&limit=1`);
-      expect(items.length).toBe(1);
-      paged.push(items[0]?.id ?? "");
-    }
-    expect(paged).toEqual(newestFirst);
-    expect(await liked(user.client, "?page=4&limit=1")).toEqual([]);
+    await expectPagedInOrder(
+      (query) => liked(user.client, query),
+      artists.map((a) => a.id).reverse(),
+    );
   });
 
   it("shows only the caller's likes: not follows, not another's likes, not undone ones", async () => {
