@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { appendNew, nextPages } from "../src/ui/paged.tsx";
+import { appendNew, nextPages, Paging } from "../src/ui/paged.tsx";
 
 describe("reading a list a page at a time", () => {
   test("without removals, more is the next page alone", () => {
@@ -22,31 +22,61 @@ describe("reading a list a page at a time", () => {
     expect(appendNew([], rows("a"), key)).toEqual(rows("a"));
   });
 
-  /** A server's list, its pages, and a reader that removes rows between reads, at random. */
-  test("shows every row once, in order, whatever rows are removed between reads", () => {
+  /**
+   * A server's list, its pages, and a reader that removes rows (a removal: the page starts it,
+   * the server deletes the row, the page hears back) between reads and while a read is under way,
+   * the read landing anywhere among those steps, at random.
+   */
+  test("shows every row once, in order, whatever rows are removed between and during reads", () => {
     let seed = 7;
     const random = () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return seed / 2 ** 31;
     };
-    for (let round = 0; round < 200; round++) {
+    const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
+    for (let round = 0; round < 300; round++) {
       const size = 1 + Math.floor(random() * 5);
       let server = Array.from({ length: Math.floor(random() * 30) }, (_, i) => `r${i}`);
       const page = (n: number) => server.slice((n - 1) * size, n * size);
+      const paging = new Paging<string>(size, (id) => id);
       let shown = page(1);
-      let paging = { pages: 1, removed: 0 };
+      /** The three steps of removing a shown row, to run in order. */
+      const removal = (): Array<() => void> => {
+        const key = pick(shown);
+        if (key === undefined) return [];
+        return [
+          () => paging.removing(),
+          () => {
+            server = server.filter((id) => id !== key);
+          },
+          () => {
+            paging.gone(key);
+            shown = shown.filter((id) => id !== key);
+          },
+        ];
+      };
       for (let step = 0; step < 40; step++) {
-        if (random() < 0.5 && shown.length > 0) {
-          const gone = shown[Math.floor(random() * shown.length)];
-          server = server.filter((id) => id !== gone);
-          shown = shown.filter((id) => id !== gone);
-          paging.removed += 1;
+        const steps = random() < 0.5 ? removal() : [];
+        if (random() < 0.3) {
+          for (const run of steps) run();
         } else {
-          const answers = nextPages(paging.pages, paging.removed, size).map(page);
-          shown = answers.reduce((all, rows) => appendNew(all, rows, (id) => id), shown);
-          paging = { pages: paging.pages + 1, removed: 0 };
+          // A read for more, as usePaged's loadMore: again while a removal started meanwhile.
+          for (;;) {
+            for (let n = Math.floor(random() * 3); n > 0; n--) steps.shift()?.();
+            const plan = paging.plan();
+            for (let n = Math.floor(random() * 3); n > 0; n--) steps.shift()?.();
+            const answers = plan.pages.map(page);
+            // The answers are on their way back while the removal goes on.
+            for (let n = Math.floor(random() * 3); n > 0; n--) steps.shift()?.();
+            const merged = paging.merge(shown, answers, plan);
+            if (merged) {
+              shown = merged.rows;
+              break;
+            }
+          }
+          for (const run of steps) run();
         }
-        // What is shown is always the server's list from its start, nothing skipped.
+        // What is shown is always the server's list from its start, nothing skipped or doubled.
         expect(shown).toEqual(server.slice(0, shown.length));
       }
     }

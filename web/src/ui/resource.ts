@@ -36,3 +36,19 @@ export function useResource<T>(
   const set = useCallback((data: T) => setState({ data, loading: false }), []);
   return { data: state.data, error: state.error, loading: state.loading, reload, set };
 }
+
+/**
+ * A list read with useResource, as writes that finish later must see it: the latest list,
+ * including changes not yet rendered (two quick removals both hold).
+ */
+export function useLatest<T>(resource: Resource<T[]>) {
+  const latest = useRef(resource.data);
+  latest.current = resource.data;
+  return {
+    get: () => latest.current ?? [],
+    set: (next: T[]) => {
+      latest.current = next;
+      resource.set(next);
+    },
+  };
+}

@@ -38,11 +38,11 @@ function FollowingPage() {
     setError(null);
     setStatus("");
     try {
-      unwrap(await client.DELETE("/api/v1/artists/{id}/follow", { params: { path: { id } } }));
-      const index = artists.latest().findIndex((a) => a.id === id);
-      if (index < 0) return;
-      focusAt(index);
-      artists.remove(id);
+      await artists.remove(id, async () => {
+        unwrap(await client.DELETE("/api/v1/artists/{id}/follow", { params: { path: { id } } }));
+        const index = artists.latest().findIndex((a) => a.id === id);
+        if (index >= 0) focusAt(index);
+      });
       setStatus(`You no longer follow ${name}.`);
     } catch (e) {
       setError(e);

@@ -76,13 +76,15 @@ function HistoryPage() {
 
   const remove = (entry: HistoryEntry) =>
     run(async () => {
-      unwrap(
-        await client.DELETE("/api/v1/history/tracks/{trackId}", {
-          params: { path: { trackId: entry.trackId } },
-        }),
-      );
-      focusAt(history.latest().findIndex((e) => e.trackId === entry.trackId));
-      history.remove(entry.trackId);
+      await history.remove(entry.trackId, async () => {
+        unwrap(
+          await client.DELETE("/api/v1/history/tracks/{trackId}", {
+            params: { path: { trackId: entry.trackId } },
+          }),
+        );
+        const index = history.latest().findIndex((e) => e.trackId === entry.trackId);
+        if (index >= 0) focusAt(index);
+      });
       setStatus(`Removed ${entry.track.title} from history.`);
     });
 

@@ -4,7 +4,7 @@ import { api, type components, unwrap } from "../../api.ts";
 import type { ArtistAccount } from "../../session.ts";
 import { useAction } from "../../ui/action.ts";
 import { Cover, ErrorMessage, Field, Form, Loading, PageTitle } from "../../ui/parts.tsx";
-import { useResource } from "../../ui/resource.ts";
+import { useLatest, useResource } from "../../ui/resource.ts";
 import { ArtistOnly, allPages } from "./shell.tsx";
 
 type AlbumSummary = components["schemas"]["AlbumSummary"];
@@ -30,8 +30,10 @@ function Albums({ artist }: { artist: ArtistAccount }) {
   // A new key after each creation: a fresh, empty form.
   const [created, setCreated] = useState(0);
   const list = albums.data ?? [];
+  // Writes that end after others must see their result, not the list of their render.
+  const latest = useLatest(albums);
   const replace = (album: AlbumSummary) =>
-    albums.set(list.map((a) => (a.id === album.id ? album : a)));
+    latest.set(latest.get().map((a) => (a.id === album.id ? album : a)));
   return (
     <>
       <PageTitle title="Your albums">Your albums</PageTitle>
@@ -49,7 +51,9 @@ function Albums({ artist }: { artist: ArtistAccount }) {
               ...(releasedAt ? { releasedAt } : {}),
             };
             const album = unwrap(await api("artist").POST("/api/v1/albums", { body }));
-            albums.set([album, ...list]);
+            // Before the list has come, it is read again (it then holds the new album).
+            if (albums.data) latest.set([album, ...latest.get()]);
+            else albums.reload();
             setCreated((n) => n + 1);
             setNews(`Album “${album.title}” created.`);
           }}
@@ -77,7 +81,7 @@ function Albums({ artist }: { artist: ArtistAccount }) {
                   setNews(`Album renamed to “${renamed.title}”.`);
                 }}
                 onDeleted={() => {
-                  albums.set(list.filter((a) => a.id !== album.id));
+                  latest.set(latest.get().filter((a) => a.id !== album.id));
                   setNews(`Album “${album.title}” deleted.`);
                 }}
               />

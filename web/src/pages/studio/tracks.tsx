@@ -5,7 +5,7 @@ import { useState } from "preact/hooks";
 import { api, unwrap } from "../../api.ts";
 import { useAction } from "../../ui/action.ts";
 import { Cover, ErrorMessage, formatTime, Loading, PageTitle } from "../../ui/parts.tsx";
-import { useResource } from "../../ui/resource.ts";
+import { useLatest, useResource } from "../../ui/resource.ts";
 import { MAX_ATTEMPTS, retryConversion, statusText, useTrackState } from "./live.ts";
 import { ArtistOnly, allPages } from "./shell.tsx";
 
@@ -29,6 +29,8 @@ function Tracks() {
   // One polite announcement when a conversion ends, not one per progress step of every row.
   const [news, setNews] = useState("");
   const list = tracks.data;
+  // Deletions that end after others must see their result, not the list of their render.
+  const latest = useLatest(tracks);
   return (
     <>
       <PageTitle title="Your tracks">Your tracks</PageTitle>
@@ -50,7 +52,7 @@ function Tracks() {
               key={track.id}
               track={track}
               onFinal={(text) => setNews(`${track.title}: ${text}`)}
-              onDeleted={() => tracks.set(list.filter((t) => t.id !== track.id))}
+              onDeleted={() => latest.set(latest.get().filter((t) => t.id !== track.id))}
             />
           ))}
         </ul>
