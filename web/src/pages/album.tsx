@@ -5,7 +5,15 @@ import { Cover, ErrorMessage, Loading, PageTitle } from "../ui/parts.tsx";
 import { useResource } from "../ui/resource.ts";
 import { TrackList, toQueueItem } from "../ui/track-list.tsx";
 
+/**
+ * Another album's id (a link from one album to another, back and forward) is a new page: the router
+ * keeps the component, so without the key the last album and its state would stay on screen.
+ */
 export function AlbumPage({ id }: { id: string }) {
+  return <AlbumView key={id} id={id} />;
+}
+
+function AlbumView({ id }: { id: string }) {
   const album = useResource(
     async (signal) =>
       unwrap(await api().GET("/api/v1/albums/{id}", { params: { path: { id } }, signal })),

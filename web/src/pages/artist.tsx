@@ -9,7 +9,15 @@ import { Cover, ErrorMessage, Loading, PageTitle, plural } from "../ui/parts.tsx
 import { useResource } from "../ui/resource.ts";
 import { type TrackLike, TrackList, toQueueItem } from "../ui/track-list.tsx";
 
+/**
+ * Another artist's id (a link from one artist to another, back and forward) is a new page: the router
+ * keeps the component, so without the key the last artist and its state would stay on screen.
+ */
 export function ArtistPage({ id }: { id: string }) {
+  return <ArtistView key={id} id={id} />;
+}
+
+function ArtistView({ id }: { id: string }) {
   const page = useResource(
     async (signal) => {
       const client = api();

@@ -5,6 +5,7 @@ import { useLocation } from "preact-iso";
 import { api, type components, ProblemError, unwrap } from "../api.ts";
 import { player } from "../player/engine.ts";
 import { account } from "../session.ts";
+import { useAction } from "../ui/action.ts";
 import { useFocusNext } from "../ui/focus.ts";
 import { Icon } from "../ui/icons.tsx";
 import { Cover, ErrorMessage, Field, Form, Loading, PageTitle, plural } from "../ui/parts.tsx";
@@ -68,7 +69,7 @@ function PlaylistView({ id }: { id: string }) {
       unwrap(await api().GET("/api/v1/playlists/{id}", { params: { path: { id } }, signal })),
     [id],
   );
-  const [likeError, setLikeError] = useState<unknown>(null);
+  const liking = useAction();
   if (playlist.error) {
     const missing = playlist.error instanceof ProblemError && playlist.error.status === 404;
     const title = missing ? "Playlist not found" : "Playlist";
@@ -91,11 +92,11 @@ function PlaylistView({ id }: { id: string }) {
   const owner = me?.kind === "user" && me.user.id === p.userId;
   // The listener's own like comes with the read (`viewer`, signed-in listeners only).
   const liked = p.viewer?.liked ?? false;
-  const like = async () => {
-    setLikeError(null);
-    const path = { params: { path: { id } } };
-    const client = api("user");
-    try {
+  // One press at a time: a second press before the answer would send the same change again.
+  const like = () =>
+    liking.run(async () => {
+      const path = { params: { path: { id } } };
+      const client = api("user");
       const state = unwrap(
         await (liked
           ? client.DELETE("/api/v1/playlists/{id}/like", path)
@@ -106,10 +107,7 @@ function PlaylistView({ id }: { id: string }) {
         viewer: { liked: state.liked },
         _count: { ...p._count, likes: state._count.likes },
       });
-    } catch (e) {
-      setLikeError(e);
-    }
-  };
+    });
   return (
     <>
       <header class="profile">
@@ -132,12 +130,12 @@ function PlaylistView({ id }: { id: string }) {
               Play
             </button>
             {!owner && me?.kind === "user" && (
-              <button type="button" aria-pressed={liked} onClick={like}>
+              <button type="button" aria-pressed={liked} aria-busy={liking.busy} onClick={like}>
                 Like playlist
               </button>
             )}
           </div>
-          <ErrorMessage error={likeError} />
+          <ErrorMessage error={liking.error} />
         </div>
       </header>
       {owner ? (
@@ -306,7 +304,6 @@ function EditPlaylist({ playlist, set }: { playlist: Playlist; set: (p: Playlist
   const client = api("user");
   const path = { params: { path: { id: playlist.id } } };
   const [saved, setSaved] = useState("");
-  const [error, setError] = useState<unknown>(null);
   const coverInput = useRef<HTMLInputElement>(null);
 
   const save = async (data: FormData) => {
@@ -336,15 +333,13 @@ function EditPlaylist({ playlist, set }: { playlist: Playlist; set: (p: Playlist
     setSaved("Saved.");
   };
 
-  const remove = async () => {
+  const deleting = useAction();
+  const remove = () => {
     if (!confirm(`Delete the playlist “${playlist.title}”? This cannot be undone.`)) return;
-    setError(null);
-    try {
+    return deleting.run(async () => {
       unwrap(await client.DELETE("/api/v1/playlists/{id}", path));
       route("/library");
-    } catch (e) {
-      setError(e);
-    }
+    });
   };
 
   return (
@@ -371,11 +366,11 @@ function EditPlaylist({ playlist, set }: { playlist: Playlist; set: (p: Playlist
         {saved}
       </p>
       <div class="row">
-        <button type="button" class="danger" onClick={remove}>
+        <button type="button" class="danger" aria-busy={deleting.busy} onClick={remove}>
           Delete playlist
         </button>
       </div>
-      <ErrorMessage error={error} />
+      <ErrorMessage error={deleting.error} />
     </section>
   );
 }

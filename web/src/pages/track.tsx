@@ -3,11 +3,20 @@ import { useState } from "preact/hooks";
 import { api, unwrap } from "../api.ts";
 import { player } from "../player/engine.ts";
 import { account } from "../session.ts";
+import { useAction } from "../ui/action.ts";
 import { Cover, ErrorMessage, formatTime, Loading, PageTitle } from "../ui/parts.tsx";
 import { useResource } from "../ui/resource.ts";
 import { toQueueItem } from "../ui/track-list.tsx";
 
+/**
+ * Another track's id (a link from one track to another, back and forward) is a new page: the router
+ * keeps the component, so without the key the last track and its state would stay on screen.
+ */
 export function TrackPage({ id }: { id: string }) {
+  return <TrackView key={id} id={id} />;
+}
+
+function TrackView({ id }: { id: string }) {
   const track = useResource(
     async (signal) =>
       unwrap(await api().GET("/api/v1/tracks/{id}", { params: { path: { id } }, signal })),
@@ -58,12 +67,17 @@ export function TrackPage({ id }: { id: string }) {
 
 function AddToPlaylist({ trackId }: { trackId: string }) {
   const client = api("user");
+  // The 100 most recently changed (the most the API answers at once): the choice of a select.
   const playlists = useResource(
-    async (signal) => unwrap(await client.GET("/api/v1/playlists/me", { signal })),
+    async (signal) =>
+      unwrap(
+        await client.GET("/api/v1/playlists/me", { params: { query: { limit: 100 } }, signal }),
+      ),
     [],
   );
   const [done, setDone] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  // One add at a time: a second press before the answer would add the track twice.
+  const adding = useAction();
   if (!playlists.data) return <ErrorMessage error={playlists.error} />;
   if (playlists.data.length === 0) {
     return (
@@ -79,9 +93,8 @@ function AddToPlaylist({ trackId }: { trackId: string }) {
       onSubmit={async (event) => {
         event.preventDefault();
         const id = String(new FormData(event.currentTarget).get("playlist"));
-        setError(null);
-        setDone(null);
-        try {
+        void adding.run(async () => {
+          setDone(null);
           const playlist = unwrap(
             await client.POST("/api/v1/playlists/{id}/tracks", {
               params: { path: { id } },
@@ -89,9 +102,7 @@ function AddToPlaylist({ trackId }: { trackId: string }) {
             }),
           );
           setDone(`Added to ${playlist.title}.`);
-        } catch (e) {
-          setError(e);
-        }
+        });
       }}
     >
       <label for="playlist-choice">Playlist</label>
@@ -102,13 +113,15 @@ function AddToPlaylist({ trackId }: { trackId: string }) {
           </option>
         ))}
       </select>
-      <button type="submit">Add to playlist</button>
+      <button type="submit" aria-busy={adding.busy}>
+        Add to playlist
+      </button>
       {done && (
         <span role="status" class="muted">
           {done}
         </span>
       )}
-      <ErrorMessage error={error} />
+      <ErrorMessage error={adding.error} />
     </form>
   );
 }
