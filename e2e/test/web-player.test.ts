@@ -410,7 +410,7 @@ describe("the web player", () => {
     }
   });
 
-  test("plays with the keyboard alone: / to search, Tab to a result, Enter to play, K to pause", async () => {
+  test("plays with the keyboard alone: / to search, Tab to a result, Enter to play, K to pause; controls keep their keys; the shortcuts turn off", async () => {
     const { page, context, problems } = await open();
     try {
       await page.goto(`${stack.apiUrl}/`);
@@ -437,6 +437,29 @@ describe("the web player", () => {
           page.evaluate(() => (document.getElementById("player-audio") as HTMLAudioElement).paused),
         )
         .toBe(true);
+
+      // A focused control keeps the keys it uses: the arrows choose among radios.
+      await page.goto(`${stack.apiUrl}/sign-up`);
+      await page.getByLabel("Listener", { exact: true }).focus();
+      await page.keyboard.press("ArrowRight");
+      expect(await page.getByLabel("Artist", { exact: true }).isChecked()).toBe(true);
+      // Space ticks a checkbox: here the one that turns the shortcuts off, and then "/" is a
+      // plain key; on again, it goes to the search field.
+      await page.goto(`${stack.apiUrl}/shortcuts`);
+      const toggle = page.getByLabel("Use keyboard shortcuts");
+      expect(await toggle.isChecked()).toBe(true);
+      await toggle.focus();
+      await page.keyboard.press(" ");
+      expect(await toggle.isChecked()).toBe(false);
+      const searchFocused = () => page.evaluate(() => document.activeElement?.id === "search");
+      await page.locator("main h1").focus();
+      await page.keyboard.press("/");
+      expect(await searchFocused()).toBe(false);
+      await toggle.focus();
+      await page.keyboard.press(" ");
+      await page.locator("main h1").focus();
+      await page.keyboard.press("/");
+      expect(await searchFocused()).toBe(true);
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -496,6 +519,84 @@ describe("the web player", () => {
       // Within its first 3 s, "previous" goes back a track rather than to the start.
       await act("previoustrack");
       await expect.poll(nowPlaying).toBe(first);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("playback goes on when the access cookie has run out: the player refreshes the session once", async () => {
+    const { page, context, problems } = await open();
+    try {
+      await signUp(page, "Listener", `expiry_${randomBytes(3).toString("hex")}`);
+      await page.waitForURL(`${stack.apiUrl}/`);
+      await page.goto(`${stack.apiUrl}/artists/${seeded.artistId}`);
+      await page.getByRole("button", { name: "Play all" }).click();
+      await expect.poll(() => audioTime(page), { timeout: 30_000 }).toBeGreaterThan(0.5);
+      const first = await page.getByTestId("now-playing").textContent();
+
+      // The access cookie goes bad (as one past its 5 minutes would): the next stream's first
+      // request is a 401, the refresh cookie is still good.
+      const access = (await context.cookies()).find((c) => c.name === "access_token");
+      expect(access).toBeDefined();
+      await context.addCookies([{ ...(access as NonNullable<typeof access>), value: "expired" }]);
+      const refreshes: string[] = [];
+      page.on("request", (request) => {
+        if (request.url().endsWith("/auth/refresh")) refreshes.push(request.url());
+      });
+      await page.getByRole("button", { name: "Next track" }).click();
+      await expect.poll(() => page.getByTestId("now-playing").textContent()).not.toBe(first);
+      await expect.poll(() => audioTime(page), { timeout: 30_000 }).toBeGreaterThan(0.5);
+      expect(refreshes.length).toBeGreaterThanOrEqual(1);
+      expect(await page.getByRole("alert").count()).toBe(0);
+      const renewed = (await context.cookies()).find((c) => c.name === "access_token");
+      expect(renewed?.value).not.toBe("expired");
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("a listener resets a forgotten password from the mailed link, which leaves no token in the address", async () => {
+    const { page, context, problems } = await open();
+    try {
+      const username = `forgot_${randomBytes(3).toString("hex")}`;
+      const email = `${username}@example.test`;
+      await signUp(page, "Listener", username);
+      await page.waitForURL(`${stack.apiUrl}/`);
+      await context.clearCookies();
+
+      await page.goto(`${stack.apiUrl}/forgot-password`);
+      await page.getByLabel("Email", { exact: true }).fill(email);
+      await page.getByRole("button", { name: /reset link/i }).click();
+      const mailed = async () => {
+        const answer = await fetch(
+          `${stack.standInsUrl}/mail/messages?to=${encodeURIComponent(email)}`,
+        );
+        const messages = (await answer.json()) as Array<{ text: string | null }>;
+        return messages
+          .map((m) => /https?:\/\/\S+reset-password\S+/.exec(m.text ?? "")?.[0])
+          .find(Boolean);
+      };
+      await expect.poll(mailed, { timeout: 15_000 }).toBeTruthy();
+      const link = new URL((await mailed()) as string);
+      expect(link.searchParams.get("token")).toBeTruthy();
+
+      await page.goto(`${stack.apiUrl}${link.pathname}${link.search}`);
+      await page.getByRole("heading", { name: "Set a new password" }).waitFor();
+      // The token is kept by the page, not in the address (nor the history entry).
+      await expect.poll(() => new URL(page.url()).searchParams.has("token")).toBe(false);
+      const password = `new-${randomBytes(8).toString("hex")}`;
+      await page.getByLabel("New password", { exact: true }).fill(password);
+      await page.getByRole("button", { name: "Set new password" }).click();
+      await page.getByText("Your new password is set").waitFor();
+
+      await page.getByRole("link", { name: "Sign in" }).last().click();
+      await page.getByLabel("Email", { exact: true }).fill(email);
+      await page.getByLabel("Password", { exact: true }).fill(password);
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      await page.waitForURL(`${stack.apiUrl}/`);
+      await page.getByRole("link", { name: `Account: ${username}` }).waitFor();
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -14,7 +14,7 @@ import { Search } from "./pages/search.tsx";
 import { Studio, StudioAlbums, StudioProfile, Upload } from "./pages/studio.tsx";
 import { TrackPage } from "./pages/track.tsx";
 import { PlayerBar } from "./player/bar.tsx";
-import { installShortcuts, SHORTCUTS } from "./player/keys.ts";
+import { installShortcuts, SHORTCUTS, setShortcutsOn, shortcutsOn } from "./player/keys.ts";
 import { account, displayName, loadSession, signedInAs } from "./session.ts";
 import { PageTitle } from "./ui/parts.tsx";
 
@@ -186,6 +186,18 @@ function Shortcuts() {
   return (
     <>
       <PageTitle title="Keyboard shortcuts">Keyboard shortcuts</PageTitle>
+      <p>
+        They work anywhere on the page except in a field that takes the key (text, a slider, a
+        choice).
+      </p>
+      <label class="row">
+        <input
+          type="checkbox"
+          checked={shortcutsOn.value}
+          onChange={(e) => setShortcutsOn(e.currentTarget.checked)}
+        />
+        Use keyboard shortcuts
+      </label>
       <dl class="shortcuts">
         {SHORTCUTS.map(([keys, what]) => (
           <div key={keys}>

@@ -13,7 +13,10 @@ import {
 export interface LocalStack {
   /** The Worker's origin, e.g. http://127.0.0.1:40123. */
   apiUrl: string;
-  /** The stand-ins' origin: the OAuth providers (Google, Facebook) the Worker signs in with. */
+  /**
+   * The stand-ins' origin: the OAuth providers (Google, Facebook) the Worker signs in with, and
+   * the mail API whose inbox holds what the Worker sent.
+   */
   standInsUrl: string;
   /** The last lines of the Worker's and the transcoder's logs, for failure messages. */
   logs(): string;
@@ -50,7 +53,13 @@ export async function startLocalStack(): Promise<LocalStack> {
     const worker = await startStackWorker(infra, {
       tmp,
       log: tail.add("worker"),
-      vars: standInOAuthVars(infra.standIns.url),
+      vars: {
+        ...standInOAuthVars(infra.standIns.url),
+        // Mail goes to the stand-in's inbox (GET <standInsUrl>/mail/messages?to=…), where the
+        // browser tests read their reset and verification links.
+        MAIL_API_URL: `${infra.standIns.url}/mail/emails`,
+        MAIL_API_KEY: "e2e-mail-key",
+      },
     });
     stops.push(worker.stop);
     // The transcoder validates its configuration at start: a bad one must fail here, not as a

@@ -1,7 +1,7 @@
 // Signing up, and the pages the mailed links open: a password reset, an address verification.
 // Signing in lives in account/sign-in.tsx.
 
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { type Kind, ProblemError } from "../api.ts";
 import { account, loadSession, rememberedKind, signedIn } from "../session.ts";
@@ -95,9 +95,26 @@ export function ForgotPassword() {
   );
 }
 
+/**
+ * The one-time token of a mailed link, taken from the address, which is then replaced by one
+ * without it: the token does not stay in the history or in a bookmark of the page.
+ */
+function useLinkToken(): string {
+  const { path, query, route } = useLocation();
+  const [token] = useState(query.token ?? "");
+  useEffect(() => {
+    if (query.token === undefined) return;
+    const rest = new URLSearchParams(
+      Object.entries(query).filter(([name]) => name !== "token") as [string, string][],
+    ).toString();
+    route(rest ? `${path}?${rest}` : path, true);
+  }, []);
+  return token;
+}
+
 export function ResetPassword() {
   const { query } = useLocation();
-  const token = query.token ?? "";
+  const token = useLinkToken();
   // The link does not say which kind of account it is for: a listener's, unless told otherwise.
   const [kind, setKind] = useState<Kind>(asKind(query.kind) ?? "user");
   const [done, setDone] = useState(false);
@@ -139,8 +156,7 @@ export function ResetPassword() {
 }
 
 export function VerifyEmail() {
-  const { query } = useLocation();
-  const token = query.token ?? "";
+  const token = useLinkToken();
   const result = useResource(async () => {
     if (!token) return null;
     // The link does not say the kind: the remembered one first, then the other.

@@ -11,6 +11,8 @@ export type { QueueItem } from "./queue.ts";
 
 const VOLUME_KEY = "edge-music.volume";
 const NORMALISE_KEY = "edge-music.normalise";
+/** Media errors hls.js may try to recover from, per track, before the player gives up. */
+const MAX_RECOVERIES = 2;
 
 const storedVolume = () => {
   const v = Number(localStorage.getItem(VOLUME_KEY));
@@ -42,7 +44,10 @@ export class Player {
   #graph: { context: AudioContext; gain: GainNode } | null | undefined;
   #load = 0;
   #listened = false;
+  /** A refresh of the session was tried since the stream last played (one per expiry). */
   #refreshed = false;
+  /** Media errors hls.js was asked to recover from, for this track. */
+  #recoveries = 0;
 
   /** The <audio> element (in the page, hidden: tests and assistive tools can find it). */
   element(): HTMLAudioElement {
@@ -63,7 +68,13 @@ export class Player {
     });
     audio.addEventListener("playing", () => {
       this.waiting.value = false;
+      this.#refreshed = false;
       this.#recordListen();
+    });
+    // The browser's own HLS (no MediaSource, as on iOS) reports here; hls.js reports its own.
+    audio.addEventListener("error", () => {
+      if (this.#hls || this.index.value < 0 || !audio.error) return;
+      this.#stopped("Playback stopped: the stream could not be read.");
     });
     audio.addEventListener("timeupdate", () => {
       this.currentTime.value = audio.currentTime;
@@ -112,6 +123,7 @@ export class Player {
     this.error.value = null;
     this.#listened = false;
     this.#refreshed = false;
+    this.#recoveries = 0;
     this.#metadata(item);
     this.#applyVolume();
     void this.#details(item, load);
@@ -124,7 +136,9 @@ export class Player {
       if (this.queue.value.length) void this.playAt(0);
       return;
     }
-    if (audio.paused) void this.play();
+    // After a fatal error the stream is gone: play loads it again.
+    if (this.error.value) void this.playAt(this.index.value);
+    else if (audio.paused) void this.play();
     else audio.pause();
   }
 
@@ -189,7 +203,8 @@ export class Player {
     this.#applyVolume();
   }
 
-  async #attach(trackId: string, load: number): Promise<void> {
+  /** Loads the track's stream (from `from` seconds) and plays it. */
+  async #attach(trackId: string, load: number, from = 0): Promise<void> {
     const audio = this.element();
     const master = `/api/v1/tracks/stream/${trackId}/hls/master.m3u8`;
     this.#hls?.destroy();
@@ -197,7 +212,7 @@ export class Player {
     const { default: Hls } = await import("hls.js/light");
     if (load !== this.#load) return;
     if (Hls.isSupported()) {
-      const hls = new Hls({ startLevel: -1, capLevelToPlayerSize: false });
+      const hls = new Hls({ startLevel: -1, capLevelToPlayerSize: false, startPosition: from });
       this.#hls = hls;
       hls.on(Hls.Events.LEVEL_SWITCHED, (_event, data) => {
         this.quality.value = qualityLabel(hls.levels[data.level]?.bitrate);
@@ -206,34 +221,46 @@ export class Player {
         if (!data.fatal || load !== this.#load) return;
         const status = data.response?.code;
         if (status === 401 && !this.#refreshed) {
-          // The access cookie ran out between calls: refresh once, then start again.
+          // The access cookie ran out between calls: refresh once, then go on where it was.
           this.#refreshed = true;
+          const at = audio.currentTime;
           void api()
             .refreshSession()
-            .then(() => {
-              if (load === this.#load) void this.#attach(trackId, load);
+            .then((renewed) => {
+              if (load !== this.#load) return;
+              if (renewed) void this.#attach(trackId, load, at);
+              else this.#stopped("Your session has ended: sign in again to go on listening.");
             });
           return;
         }
-        if (data.type === Hls.ErrorTypes.MEDIA_ERROR) {
+        if (data.type === Hls.ErrorTypes.MEDIA_ERROR && this.#recoveries < MAX_RECOVERIES) {
+          this.#recoveries++;
           hls.recoverMediaError();
           return;
         }
-        this.error.value =
+        this.#stopped(
           status === 404
             ? "This track cannot be played yet (it is still being converted, or was removed)."
-            : `Playback stopped: ${data.details}.`;
-        this.playing.value = false;
+            : `Playback stopped: ${data.details}.`,
+        );
       });
       hls.loadSource(master);
       hls.attachMedia(audio);
     } else if (audio.canPlayType("application/vnd.apple.mpegurl")) {
       audio.src = master;
+      if (from > 0) audio.currentTime = from;
     } else {
       this.error.value = "This browser cannot play HLS streams.";
       return;
     }
     await this.play();
+  }
+
+  /** A fatal error: the element stops, the message shows; play tries the track again. */
+  #stopped(message: string): void {
+    this.error.value = message;
+    this.#audio?.pause();
+    this.playing.value = false;
   }
 
   /**
