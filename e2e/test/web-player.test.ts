@@ -519,6 +519,15 @@ describe("the web player", () => {
       // Within its first 3 s, "previous" goes back a track rather than to the start.
       await act("previoustrack");
       await expect.poll(nowPlaying).toBe(first);
+
+      // Removing the other entry from the queue by keyboard: the focus stays in the queue (on
+      // its heading, as no other entry is left to remove), not lost to the page.
+      await page.getByRole("button", { name: "Queue (2)" }).click();
+      const removeOther = page.getByRole("button", { name: /^Remove .* from the queue$/ });
+      await removeOther.focus();
+      await page.keyboard.press("Enter");
+      await page.getByRole("button", { name: "Queue (1)" }).waitFor();
+      expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Queue");
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -666,6 +675,10 @@ describe("the web player", () => {
       await expect.poll(() => sessions.getByRole("row").count()).toBe(3); // the header and two
       await page.getByRole("button", { name: "Sign out everywhere else" }).click();
       await expect.poll(() => sessions.getByRole("row").count()).toBe(2);
+      // The button keeps the keyboard focus (it is not disabled under it).
+      expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe(
+        "Sign out everywhere else",
+      );
       await other.reload();
       await other.getByRole("link", { name: "Sign in" }).waitFor();
       expect([...first.problems, ...second.problems]).toEqual([]);

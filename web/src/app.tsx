@@ -79,6 +79,8 @@ function Header() {
     if (!onSearch) setText("");
     else setText((typed) => typed || (location.query.q ?? ""));
   }, [onSearch]);
+  // A link followed before the pause ends wins: the search typed just before it is not run.
+  useEffect(() => () => clearTimeout(timer.current), [location.path]);
   const search = (value: string) => {
     setText(value);
     clearTimeout(timer.current);

@@ -1,5 +1,6 @@
 // The player bar at the bottom of every page: what plays, controls, seek, volume, quality, queue.
 import { useState } from "preact/hooks";
+import { useFocusAt } from "../ui/focus.ts";
 import { Icon } from "../ui/icons.tsx";
 import { Cover } from "../ui/parts.tsx";
 import { player } from "./engine.ts";
@@ -113,9 +114,15 @@ export function PlayerBar() {
 
 function Queue() {
   const index = player.index.value;
+  // After a removal: the next entry's remove button, else the queue's heading.
+  const { box, focusAt } = useFocusAt("button[data-remove]", (queue) =>
+    queue?.querySelector<HTMLElement>("h2"),
+  );
   return (
-    <div id="queue" class="queue">
-      <h2 class="small-heading">Queue</h2>
+    <div id="queue" class="queue" ref={box}>
+      <h2 class="small-heading" tabIndex={-1}>
+        Queue
+      </h2>
       {player.queue.value.length === 0 ? (
         <p class="muted">The queue is empty.</p>
       ) : (
@@ -131,7 +138,12 @@ function Queue() {
                   type="button"
                   class="icon small"
                   aria-label={`Remove ${item.title} from the queue`}
-                  onClick={() => player.removeAt(i)}
+                  data-remove
+                  onClick={() => {
+                    // Counted among the remove buttons: the playing entry has none.
+                    focusAt(i < index ? i : i - 1);
+                    player.removeAt(i);
+                  }}
                 >
                   <Icon name="close" size={16} />
                 </button>

@@ -2,15 +2,15 @@
 // moved row, a button that vanished): the page asks, at the next commit, for the element to focus.
 import { useLayoutEffect, useRef } from "preact/hooks";
 
-type Finder<E> = (box: E) => HTMLElement | null | undefined;
+type Focusable = HTMLElement | null | undefined;
+type Finder<E> = (box: E) => Focusable;
 
 /**
  * `focusNext(find)`: at the next commit, focus what `find` picks inside `box`, else what
  * `fallback` picks (by default the page's heading), never the start of the page.
  */
 export function useFocusNext<E extends HTMLElement = HTMLDivElement>(
-  fallback: (box: E | null) => HTMLElement | null | undefined = () =>
-    document.querySelector<HTMLElement>("main h1"),
+  fallback: (box: E | null) => Focusable = () => document.querySelector<HTMLElement>("main h1"),
 ) {
   const box = useRef<E>(null);
   const wanted = useRef<Finder<E> | null>(null);
@@ -32,10 +32,13 @@ export function useFocusNext<E extends HTMLElement = HTMLDivElement>(
 
 /**
  * After a row goes: the same control (`selector`) of the row now at `index`, or the last one,
- * else the page's heading.
+ * else `fallback` (by default the page's heading).
  */
-export function useFocusAt(selector: string) {
-  const { box, focusNext } = useFocusNext();
+export function useFocusAt<E extends HTMLElement = HTMLDivElement>(
+  selector: string,
+  fallback?: (box: E | null) => Focusable,
+) {
+  const { box, focusNext } = useFocusNext<E>(fallback);
   return {
     box,
     focusAt: (index: number) =>

@@ -2,8 +2,9 @@
 import { useState } from "preact/hooks";
 import type { Kind } from "../../api.ts";
 import { useAction } from "../../ui/action.ts";
+import { useFocusAt } from "../../ui/focus.ts";
 import { ErrorMessage, Loading } from "../../ui/parts.tsx";
-import type { Resource } from "../../ui/resource.ts";
+import { type Resource, useLatest } from "../../ui/resource.ts";
 import { endOtherSessions, endSession, type Session } from "./auth-api.ts";
 import { Status } from "./parts.tsx";
 
@@ -11,19 +12,41 @@ const when = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 export function SessionsSection({ kind, sessions }: { kind: Kind; sessions: Resource<Session[]> }) {
+  // One sign-out at a time. The buttons are never disabled while one runs: the focused one would
+  // drop the keyboard focus (the action's guard ignores a second press).
   const action = useAction();
   const [status, setStatus] = useState<string | null>(null);
-  const end = (work: () => Promise<string>) =>
-    action.run(async () => {
-      setStatus(null);
-      setStatus(await work());
-      sessions.reload();
-    });
+  const latest = useLatest(sessions);
+  // After a row goes: the next row's button, else the section's heading.
+  const { box, focusAt } = useFocusAt<HTMLElement>("button[data-end]", (section) =>
+    section?.querySelector<HTMLElement>("h2"),
+  );
   const list = sessions.data;
   const others = list?.filter((s) => !s.current).length ?? 0;
+  const endOne = (session: Session, button: number) =>
+    action.run(async () => {
+      setStatus(null);
+      await endSession(kind, session.id);
+      focusAt(button);
+      latest.set(latest.get().filter((s) => s.id !== session.id));
+      setStatus(`Signed out ${session.device}.`);
+    });
+  const endOthers = () => {
+    if (others === 0) return;
+    return action.run(async () => {
+      setStatus(null);
+      const { ended } = await endOtherSessions(kind);
+      latest.set(latest.get().filter((s) => s.current));
+      setStatus(
+        ended === 1 ? "Signed out 1 other session." : `Signed out ${ended} other sessions.`,
+      );
+    });
+  };
   return (
-    <section aria-labelledby="sessions-heading">
-      <h2 id="sessions-heading">Sessions</h2>
+    <section aria-labelledby="sessions-heading" ref={box}>
+      <h2 id="sessions-heading" tabIndex={-1}>
+        Sessions
+      </h2>
       {!list ? (
         sessions.error ? (
           <ErrorMessage error={sessions.error} />
@@ -40,7 +63,7 @@ export function SessionsSection({ kind, sessions }: { kind: Kind; sessions: Reso
             </tr>
           </thead>
           <tbody>
-            {list.map((s) => (
+            {list.map((s, row) => (
               <tr key={s.id}>
                 <td>
                   {s.device}
@@ -51,12 +74,11 @@ export function SessionsSection({ kind, sessions }: { kind: Kind; sessions: Reso
                     <button
                       type="button"
                       class="small"
-                      disabled={action.busy}
+                      aria-busy={action.busy}
+                      data-end
+                      // Its place among the buttons: the current session's row has none.
                       onClick={() =>
-                        end(async () => {
-                          await endSession(kind, s.id);
-                          return `Signed out ${s.device}.`;
-                        })
+                        endOne(s, row - (list.slice(0, row).some((x) => x.current) ? 1 : 0))
                       }
                     >
                       Sign out {s.device}
@@ -77,15 +99,9 @@ export function SessionsSection({ kind, sessions }: { kind: Kind; sessions: Reso
       <div class="row">
         <button
           type="button"
-          disabled={action.busy || others === 0}
-          onClick={() =>
-            end(async () => {
-              const { ended } = await endOtherSessions(kind);
-              return ended === 1
-                ? "Signed out 1 other session."
-                : `Signed out ${ended} other sessions.`;
-            })
-          }
+          aria-busy={action.busy}
+          aria-disabled={others === 0}
+          onClick={endOthers}
         >
           Sign out everywhere else
         </button>

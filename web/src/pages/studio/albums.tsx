@@ -1,8 +1,9 @@
 // The artist's albums: create one, rename one, delete one (its tracks stay, as singles).
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, type components, unwrap } from "../../api.ts";
 import type { ArtistAccount } from "../../session.ts";
 import { useAction } from "../../ui/action.ts";
+import { useFocusAt } from "../../ui/focus.ts";
 import { Cover, ErrorMessage, Field, Form, Loading, PageTitle } from "../../ui/parts.tsx";
 import { useLatest, useResource } from "../../ui/resource.ts";
 import { ArtistOnly, allPages } from "./shell.tsx";
@@ -29,16 +30,23 @@ function Albums({ artist }: { artist: ArtistAccount }) {
   const [news, setNews] = useState("");
   // A new key after each creation: a fresh, empty form.
   const [created, setCreated] = useState(0);
+  // The fresh form replaces the one whose button had the focus: its button takes it back.
+  const newAlbum = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (created > 0) newAlbum.current?.querySelector<HTMLElement>("button[type=submit]")?.focus();
+  }, [created]);
   const list = albums.data ?? [];
   // Writes that end after others must see their result, not the list of their render.
   const latest = useLatest(albums);
+  // After a delete: the next album's Delete button, else the page's heading.
+  const { box, focusAt } = useFocusAt<HTMLUListElement>("button[data-delete]");
   const replace = (album: AlbumSummary) =>
     latest.set(latest.get().map((a) => (a.id === album.id ? album : a)));
   return (
     <>
       <PageTitle title="Your albums">Your albums</PageTitle>
       <p role="status">{news}</p>
-      <section aria-labelledby="new-album">
+      <section aria-labelledby="new-album" ref={newAlbum}>
         <h2 id="new-album">New album</h2>
         <Form
           key={created}
@@ -71,7 +79,7 @@ function Albums({ artist }: { artist: ArtistAccount }) {
         ) : list.length === 0 ? (
           <p class="muted">No albums yet. Tracks can be added to one when uploaded.</p>
         ) : (
-          <ul class="tracks" aria-label="Your albums">
+          <ul class="tracks" aria-label="Your albums" ref={box}>
             {list.map((album) => (
               <AlbumRow
                 key={album.id}
@@ -81,6 +89,8 @@ function Albums({ artist }: { artist: ArtistAccount }) {
                   setNews(`Album renamed to “${renamed.title}”.`);
                 }}
                 onDeleted={() => {
+                  const index = latest.get().findIndex((a) => a.id === album.id);
+                  if (index >= 0) focusAt(index);
                   latest.set(latest.get().filter((a) => a.id !== album.id));
                   setNews(`Album “${album.title}” deleted.`);
                 }}
@@ -133,7 +143,8 @@ function AlbumRow({
         type="button"
         class="danger"
         aria-label={`Delete ${album.title}`}
-        disabled={busy}
+        aria-busy={busy}
+        data-delete
         onClick={remove}
       >
         Delete

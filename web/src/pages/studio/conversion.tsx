@@ -11,7 +11,12 @@ export function Conversion({ track }: { track: OwnTrack }) {
   // The form that had focus is gone: the news takes it.
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
-  const retry = () => run(async () => setState(await retryConversion(track.id)));
+  const retry = () =>
+    run(async () => {
+      setState(await retryConversion(track.id));
+      // The Retry button goes with the failure: the focus goes to the section's heading.
+      heading.current?.focus();
+    });
   const { processingStatus: status, processingProgress: progress } = state;
   return (
     <section aria-labelledby="conversion">
@@ -36,7 +41,7 @@ export function Conversion({ track }: { track: OwnTrack }) {
         <progress aria-label="Conversion progress" value={progress} max={100} />
       )}
       {status === "FAILED" && (
-        <button type="button" disabled={busy} onClick={retry}>
+        <button type="button" aria-busy={busy} onClick={retry}>
           Retry
         </button>
       )}

@@ -1,5 +1,5 @@
 // The artist's public profile: username, bio and picture, sent as one multipart PUT.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, unwrap } from "../../api.ts";
 import { type ArtistAccount, signedIn } from "../../session.ts";
 import { Cover, Field, Form, PageTitle } from "../../ui/parts.tsx";
@@ -20,6 +20,11 @@ function Profile({ artist }: { artist: ArtistAccount }) {
   const [saved, setSaved] = useState("");
   // A new key after each save: a fresh form (the file input emptied).
   const [round, setRound] = useState(0);
+  // The fresh form replaces the one whose button had the focus: its button takes it back.
+  const formBox = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (round > 0) formBox.current?.querySelector<HTMLElement>("button[type=submit]")?.focus();
+  }, [round]);
   // A local blob: URL for the chosen file, revoked when replaced or left.
   useEffect(() => {
     if (!picture) return setPreview(undefined);
@@ -61,52 +66,54 @@ function Profile({ artist }: { artist: ArtistAccount }) {
           <a href={`/artists/${artist.id}`}>See your public page</a>
         </p>
       </div>
-      <Form key={round} label="Your profile" submit="Save profile" onSubmit={save}>
-        <Field
-          label="Username"
-          name="username"
-          required
-          pattern="[A-Za-z0-9_.\-]{3,30}"
-          hint="3 to 30 letters, digits, dots, dashes or underscores."
-          defaultValue={artist.username}
-          autoComplete="username"
-        />
-        <div class="field">
-          <label for="field-bio">Bio</label>
-          <textarea
-            id="field-bio"
-            name="bio"
-            rows={5}
-            maxLength={BIO_MAX}
-            aria-describedby="field-bio-hint"
-            value={bio}
-            onInput={(event) => setBio(event.currentTarget.value)}
+      <div ref={formBox}>
+        <Form key={round} label="Your profile" submit="Save profile" onSubmit={save}>
+          <Field
+            label="Username"
+            name="username"
+            required
+            pattern="[A-Za-z0-9_.\-]{3,30}"
+            hint="3 to 30 letters, digits, dots, dashes or underscores."
+            defaultValue={artist.username}
+            autoComplete="username"
           />
-          <small id="field-bio-hint" class="muted">
-            {bio.length} of {BIO_MAX} characters.
-          </small>
-        </div>
-        <Field
-          label="Picture"
-          name="avatar"
-          type="file"
-          accept={PICTURE_TYPES}
-          hint="PNG, JPEG or WebP, at most 5 MB."
-          onChange={(event) => setPicture(event.currentTarget.files?.[0] ?? null)}
-        />
-        {preview && (
-          <p class="row">
-            <img
-              class="cover"
-              src={preview}
-              alt="Your new avatar (not saved yet)"
-              width={96}
-              height={96}
+          <div class="field">
+            <label for="field-bio">Bio</label>
+            <textarea
+              id="field-bio"
+              name="bio"
+              rows={5}
+              maxLength={BIO_MAX}
+              aria-describedby="field-bio-hint"
+              value={bio}
+              onInput={(event) => setBio(event.currentTarget.value)}
             />
-            <span class="muted small">Saved with the profile.</span>
-          </p>
-        )}
-      </Form>
+            <small id="field-bio-hint" class="muted">
+              {bio.length} of {BIO_MAX} characters.
+            </small>
+          </div>
+          <Field
+            label="Picture"
+            name="avatar"
+            type="file"
+            accept={PICTURE_TYPES}
+            hint="PNG, JPEG or WebP, at most 5 MB."
+            onChange={(event) => setPicture(event.currentTarget.files?.[0] ?? null)}
+          />
+          {preview && (
+            <p class="row">
+              <img
+                class="cover"
+                src={preview}
+                alt="Your new avatar (not saved yet)"
+                width={96}
+                height={96}
+              />
+              <span class="muted small">Saved with the profile.</span>
+            </p>
+          )}
+        </Form>
+      </div>
       <p role="status" class="ok">
         {saved}
       </p>

@@ -1,9 +1,10 @@
 // The studio's home: every own track in every state, converting ones followed live, failed ones
 // retried, any deleted.
 import type { OwnTrack } from "@edge-music/client";
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { api, unwrap } from "../../api.ts";
 import { useAction } from "../../ui/action.ts";
+import { useFocusAt } from "../../ui/focus.ts";
 import { Cover, ErrorMessage, formatTime, Loading, PageTitle } from "../../ui/parts.tsx";
 import { useLatest, useResource } from "../../ui/resource.ts";
 import { MAX_ATTEMPTS, retryConversion, statusText, useTrackState } from "./live.ts";
@@ -31,6 +32,13 @@ function Tracks() {
   const list = tracks.data;
   // Deletions that end after others must see their result, not the list of their render.
   const latest = useLatest(tracks);
+  // After a delete: the next track's Delete button, else the page's heading.
+  const { box, focusAt } = useFocusAt<HTMLUListElement>("button[data-delete]");
+  const deleted = (id: string) => {
+    const index = latest.get().findIndex((t) => t.id === id);
+    if (index >= 0) focusAt(index);
+    latest.set(latest.get().filter((t) => t.id !== id));
+  };
   return (
     <>
       <PageTitle title="Your tracks">Your tracks</PageTitle>
@@ -46,13 +54,13 @@ function Tracks() {
           No tracks yet. <a href="/studio/upload">Upload your first track</a>.
         </p>
       ) : (
-        <ul class="tracks" aria-label="Your tracks">
+        <ul class="tracks" aria-label="Your tracks" ref={box}>
           {list.map((track) => (
             <TrackRow
               key={track.id}
               track={track}
               onFinal={(text) => setNews(`${track.title}: ${text}`)}
-              onDeleted={() => latest.set(latest.get().filter((t) => t.id !== track.id))}
+              onDeleted={() => deleted(track.id)}
             />
           ))}
         </ul>
@@ -74,7 +82,13 @@ function TrackRow({
   const { busy, error, run } = useAction();
   const { title } = track;
   const path = { params: { path: { id: track.id } } };
-  const retry = () => run(async () => setState(await retryConversion(track.id)));
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  const retry = () =>
+    run(async () => {
+      setState(await retryConversion(track.id));
+      // The Retry button goes with the failure: the row's other button takes the focus.
+      deleteButton.current?.focus();
+    });
   const remove = () => {
     if (!confirm(`Delete “${title}”? This cannot be undone.`)) return;
     void run(async () => {
@@ -114,7 +128,7 @@ function TrackRow({
         <ErrorMessage error={error} />
       </div>
       {status === "FAILED" && (
-        <button type="button" aria-label={`Retry ${title}`} disabled={busy} onClick={retry}>
+        <button type="button" aria-label={`Retry ${title}`} aria-busy={busy} onClick={retry}>
           Retry
         </button>
       )}
@@ -122,7 +136,9 @@ function TrackRow({
         type="button"
         class="danger"
         aria-label={`Delete ${title}`}
-        disabled={busy}
+        aria-busy={busy}
+        data-delete
+        ref={deleteButton}
         onClick={remove}
       >
         Delete

@@ -89,6 +89,12 @@ function UploadForm({
   useEffect(() => {
     if (outcome.cancelled || outcome.error) submitButton.current?.focus();
   }, [outcome]);
+  // Sending: the form is disabled, the Upload button with it; Cancel takes the focus.
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  const busy = sending !== null;
+  useEffect(() => {
+    if (busy) cancelButton.current?.focus();
+  }, [busy]);
 
   const submit = async (event: TargetedSubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -173,7 +179,7 @@ function UploadForm({
       {sending && (
         <div class="row">
           <progress aria-label="Upload progress" value={loaded} max={total || 1} />
-          <button type="button" onClick={() => sending.cancel.abort()}>
+          <button ref={cancelButton} type="button" onClick={() => sending.cancel.abort()}>
             Cancel
           </button>
         </div>
