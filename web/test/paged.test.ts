@@ -14,6 +14,35 @@ describe("reading a list a page at a time", () => {
     expect(nextPages(2, 100, 20)).toEqual([1, 2, 3]);
   });
 
+  test("a read settles the removals before it: the next read is the next page alone", () => {
+    const paging = new Paging<string>(2, (id) => id);
+    paging.started();
+    paging.ended();
+    const plan = paging.plan();
+    expect(plan.pages).toEqual([1, 2]);
+    expect(
+      paging.merge(
+        ["a"],
+        [
+          ["a", "c"],
+          ["d", "e"],
+        ],
+        plan,
+      )?.rows,
+    ).toEqual(["a", "c", "d", "e"]);
+    expect(paging.plan().pages).toEqual([3]);
+  });
+
+  test("a read is stale when a removal starts during it, and is not planned while one is under way", () => {
+    const paging = new Paging<string>(2, (id) => id);
+    const plan = paging.plan();
+    paging.started();
+    expect(paging.merge(["a", "b"], [["c", "d"]], plan)).toBeNull();
+    expect(() => paging.plan()).toThrow(/under way/);
+    paging.ended();
+    expect(paging.plan().pages).toEqual([1, 2]);
+  });
+
   test("appendNew keeps the first place of a key and drops the rows read twice", () => {
     const key = (row: { id: string }) => row.id;
     const rows = (ids: string) => [...ids].map((id) => ({ id }));
@@ -24,8 +53,9 @@ describe("reading a list a page at a time", () => {
 
   /**
    * A server's list, its pages, and a reader that removes rows (a removal: the page starts it,
-   * the server deletes the row, the page hears back) between reads and while a read is under way,
-   * the read landing anywhere among those steps, at random.
+   * the server deletes the row or the request fails, the page hears back) between reads and while
+   * a read is under way (the pages are separate requests: steps may land between any two), at
+   * random. As usePaged, a read is planned only once no removal is under way.
    */
   test("shows every row once, in order, whatever rows are removed between and during reads", () => {
     let seed = 7;
@@ -40,44 +70,59 @@ describe("reading a list a page at a time", () => {
       const page = (n: number) => server.slice((n - 1) * size, n * size);
       const paging = new Paging<string>(size, (id) => id);
       let shown = page(1);
-      /** The three steps of removing a shown row, to run in order. */
+      /** The row being removed, from its start until the page hears back. */
+      let removing: string | undefined;
+      /** The steps of removing a shown row, to run in order; one in ten fails. */
       const removal = (): Array<() => void> => {
         const key = pick(shown);
         if (key === undefined) return [];
+        const fails = random() < 0.1;
+        removing = key;
         return [
-          () => paging.removing(),
+          () => paging.started(),
           () => {
-            server = server.filter((id) => id !== key);
+            if (!fails) server = server.filter((id) => id !== key);
           },
           () => {
-            paging.gone(key);
-            shown = shown.filter((id) => id !== key);
+            paging.ended();
+            removing = undefined;
+            if (!fails) shown = shown.filter((id) => id !== key);
           },
         ];
       };
+      let steps: Array<() => void> = [];
+      const some = () => {
+        for (let n = Math.floor(random() * 3); n > 0; n--) steps.shift()?.();
+      };
       for (let step = 0; step < 40; step++) {
-        const steps = random() < 0.5 ? removal() : [];
+        if (steps.length === 0 && random() < 0.5) steps = removal();
         if (random() < 0.3) {
-          for (const run of steps) run();
+          some();
         } else {
-          // A read for more, as usePaged's loadMore: again while a removal started meanwhile.
+          // A read for more: after the removal under way, if any; again if one starts meanwhile.
           for (;;) {
-            for (let n = Math.floor(random() * 3); n > 0; n--) steps.shift()?.();
+            some();
+            while (paging.removing) steps.shift()?.();
             const plan = paging.plan();
-            for (let n = Math.floor(random() * 3); n > 0; n--) steps.shift()?.();
-            const answers = plan.pages.map(page);
-            // The answers are on their way back while the removal goes on.
-            for (let n = Math.floor(random() * 3); n > 0; n--) steps.shift()?.();
+            if (steps.length === 0 && random() < 0.5) steps = removal();
+            const answers = plan.pages.map((n) => {
+              some();
+              return page(n);
+            });
+            some();
             const merged = paging.merge(shown, answers, plan);
             if (merged) {
               shown = merged.rows;
               break;
             }
           }
-          for (const run of steps) run();
         }
-        // What is shown is always the server's list from its start, nothing skipped or doubled.
-        expect(shown).toEqual(server.slice(0, shown.length));
+        // What is shown is always the server's list from its start, nothing skipped or doubled;
+        // the only row shown that the server no longer has is one whose removal is under way.
+        const live = shown.filter((id) => server.includes(id));
+        expect(live).toEqual(server.slice(0, live.length));
+        expect(shown.filter((id) => !server.includes(id) && id !== removing)).toEqual([]);
+        expect(new Set(shown).size).toBe(shown.length);
       }
     }
   });

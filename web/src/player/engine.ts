@@ -74,6 +74,9 @@ export class Player {
     // The browser's own HLS (no MediaSource, as on iOS) reports here; hls.js reports its own.
     audio.addEventListener("error", () => {
       if (this.#hls || this.index.value < 0 || !audio.error) return;
+      // The browser does not say why: it may be an access cookie that ran out.
+      const item = this.current.value;
+      if (item && this.#renew(item.id, this.#load)) return;
       this.#stopped("Playback stopped: the stream could not be read.");
     });
     audio.addEventListener("timeupdate", () => {
@@ -203,8 +206,8 @@ export class Player {
     this.#applyVolume();
   }
 
-  /** Loads the track's stream (from `from` seconds) and plays it. */
-  async #attach(trackId: string, load: number, from = 0): Promise<void> {
+  /** Loads the track's stream (from `from` seconds) and plays it, unless told not to. */
+  async #attach(trackId: string, load: number, { from = 0, play = true } = {}): Promise<void> {
     const audio = this.element();
     const master = `/api/v1/tracks/stream/${trackId}/hls/master.m3u8`;
     this.#hls?.destroy();
@@ -220,19 +223,7 @@ export class Player {
       hls.on(Hls.Events.ERROR, (_event, data) => {
         if (!data.fatal || load !== this.#load) return;
         const status = data.response?.code;
-        if (status === 401 && !this.#refreshed) {
-          // The access cookie ran out between calls: refresh once, then go on where it was.
-          this.#refreshed = true;
-          const at = audio.currentTime;
-          void api()
-            .refreshSession()
-            .then((renewed) => {
-              if (load !== this.#load) return;
-              if (renewed) void this.#attach(trackId, load, at);
-              else this.#stopped("Your session has ended: sign in again to go on listening.");
-            });
-          return;
-        }
+        if (status === 401 && this.#renew(trackId, load)) return;
         if (data.type === Hls.ErrorTypes.MEDIA_ERROR && this.#recoveries < MAX_RECOVERIES) {
           this.#recoveries++;
           hls.recoverMediaError();
@@ -253,7 +244,28 @@ export class Player {
       this.error.value = "This browser cannot play HLS streams.";
       return;
     }
-    await this.play();
+    if (play) await this.play();
+  }
+
+  /**
+   * The access cookie ran out between a stream's requests: refresh the session once (per time
+   * the stream played) and load the stream again where it is now, playing only if it was.
+   * False when that was tried already.
+   */
+  #renew(trackId: string, load: number): boolean {
+    if (this.#refreshed) return false;
+    this.#refreshed = true;
+    const audio = this.element();
+    const playing = !audio.paused;
+    void api()
+      .refreshSession()
+      .then((renewed) => {
+        if (load !== this.#load) return;
+        if (!renewed) this.#stopped("Your session has ended: sign in again to go on listening.");
+        // Where it is when the refresh answers: the buffer may have played on meanwhile.
+        else void this.#attach(trackId, load, { from: audio.currentTime, play: playing });
+      });
+    return true;
   }
 
   /** A fatal error: the element stops, the message shows; play tries the track again. */

@@ -26,74 +26,62 @@ export function appendNew<T>(shown: T[], read: T[], keyOf: (row: T) => string): 
 }
 
 /**
- * Where a paged list stands: pages read, rows removed since the last read (the later pages moved
- * up by as many), and every key removed (a read that overlaps a removal must not bring it back).
- * Pure: `usePaged` holds one, the tests drive one.
+ * Where a paged list stands: pages read, and rows removed since the last read (the later pages
+ * moved up by as many). Pure: `usePaged` holds one, the tests drive one. Its rules:
+ * - a read for more is planned only when no removal is under way (`usePaged` waits for them), so
+ *   every page it reads sees those removals done;
+ * - a removal that starts while the pages are read makes the read stale (`merge` answers null):
+ *   it is planned and read again;
+ * - rows read twice (the read starts early enough for any shift) are dropped by key.
  */
-interface Plan {
-  pages: number[];
-  shift: number;
-  pending: number;
-}
-
 export class Paging<T> {
   pages = 1;
   /** Rows removed since the last read: the later pages moved up by as many. */
   shift = 0;
-  /** Removals started and not yet answered: the server may drop their rows at any moment. */
+  /** Removals started and not yet answered. */
   #pending = 0;
-  readonly #goneKeys = new Set<string>();
 
   constructor(
     readonly size: number,
     readonly keyOf: (row: T) => string,
   ) {}
 
-  /** The pages to read for more, with what `merge` must know of the moment they were asked. */
-  plan(): Plan {
-    return {
-      pages: nextPages(this.pages, this.shift, this.size),
-      shift: this.shift,
-      pending: this.#pending,
-    };
+  /** Whether a removal is under way: wait for it before `plan`. */
+  get removing(): boolean {
+    return this.#pending > 0;
+  }
+
+  /** The pages to read for more, and the shift `merge` checks. */
+  plan(): { pages: number[]; shift: number } {
+    if (this.#pending > 0) throw new Error("a removal is under way: plan after it");
+    return { pages: nextPages(this.pages, this.shift, this.size), shift: this.shift };
   }
 
   /**
-   * The rows after reading `plan`'s pages: the new ones after `shown`; null when rows were removed
-   * while the pages were read (the pages may have moved under the read, skipping a row): plan and
-   * read again.
+   * The rows after reading `plan`'s pages: the new ones after `shown`; null when a removal
+   * started while the pages were read (they may have moved under the read): plan and read again.
    */
-  merge(shown: T[], answers: T[][], plan: Plan): { rows: T[]; more: boolean } | null {
+  merge(shown: T[], answers: T[][], plan: { shift: number }): { rows: T[]; more: boolean } | null {
     if (this.shift !== plan.shift) return null;
-    const fresh = answers.map((page) => page.filter((row) => !this.#goneKeys.has(this.keyOf(row))));
     this.pages += 1;
-    // A removal under way when the read was asked may have dropped its row after the read (or
-    // before: then it is counted twice, harmlessly): it stays counted.
-    this.shift = plan.pending;
+    this.shift = 0;
     return {
-      rows: fresh.reduce((all, page) => appendNew(all, page, this.keyOf), shown),
+      rows: answers.reduce((all, page) => appendNew(all, page, this.keyOf), shown),
       more: answers.at(-1)?.length === this.size,
     };
   }
 
   /**
    * A removal starts: it counts from now, as the server may drop the row before the page hears
-   * back (one that then fails stays counted: a count too high only reads a row twice, which the
-   * keys drop).
+   * back (one that then fails stays counted: a count too high only reads a row twice).
    */
-  removing(): void {
+  started(): void {
     this.shift += 1;
     this.#pending += 1;
   }
 
-  /** The removal of `key` is done: a read must not bring the row back. */
-  gone(key: string): void {
-    this.#pending -= 1;
-    this.#goneKeys.add(key);
-  }
-
-  /** A removal failed: the row stays (its count too, harmlessly). */
-  failed(): void {
+  /** A removal is answered, done or failed. */
+  ended(): void {
     this.#pending -= 1;
   }
 
@@ -119,6 +107,8 @@ export function usePaged<T>(
   const paging = useRef<Paging<T>>(null);
   paging.current ??= new Paging(size, keyOf);
   const cursor = paging.current;
+  // The removals under way, which a read for more waits for.
+  const inflight = useRef(new Set<Promise<void>>());
   const [more, setMore] = useState<boolean | null>(null);
   const rows = first.data;
   return {
@@ -130,6 +120,7 @@ export function usePaged<T>(
     /** Reads the next page; answers how many rows were shown before it, and whether more may follow. */
     async loadMore(): Promise<{ shown: number; more: boolean }> {
       for (;;) {
+        while (cursor.removing) await Promise.allSettled([...inflight.current]);
         const plan = cursor.plan();
         const answers = await Promise.all(plan.pages.map((page) => read(page)));
         const shown = list.get().length;
@@ -145,14 +136,15 @@ export function usePaged<T>(
      * nothing changes if `write` throws.
      */
     async remove(key: string, write: () => Promise<void>) {
-      cursor.removing();
+      cursor.started();
+      const done = write();
+      inflight.current.add(done);
       try {
-        await write();
-      } catch (error) {
-        cursor.failed();
-        throw error;
+        await done;
+      } finally {
+        inflight.current.delete(done);
+        cursor.ended();
       }
-      cursor.gone(key);
       list.set(list.get().filter((row) => keyOf(row) !== key));
     },
     /** Every row is gone. */
