@@ -46,8 +46,10 @@ describe("GET /artists/me/following", () => {
   it("puts the most recent follow first and pages with limit 1 without repeats", async () => {
     const user = await registerAccount("user");
     const artists = [await profiledArtist(), await profiledArtist(), await profiledArtist()];
-    for (const artist of artists) await follow(user.client, artist.id);
-    const newestFirst = artists.map((a) => a.id).reverse();
+    // Followed in another order than made: the list follows the follows, not the artists' age.
+    const followOrder = [artists[1], artists[2], artists[0]].map((a) => a?.id ?? "");
+    for (const id of followOrder) await follow(user.client, id);
+    const newestFirst = [...followOrder].reverse();
     await expectPagedInOrder((query) => following(user.client, query), newestFirst);
     expect((await following(user.client, "?page=2&limit=2")).map((a) => a.id)).toEqual([
       newestFirst[2],

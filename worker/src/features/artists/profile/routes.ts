@@ -67,7 +67,7 @@ const byUsername = createRoute({
   summary: "An artist by username",
   ...edgeCached(
     EDGE.catalogue,
-    `The username is matched case-insensitively. ${VIEWER}`,
+    `The artist's public profile, with \`_count.followers\` and \`_count.likes\`; the username is matched case-insensitively. ${VIEWER}`,
     maybeSignedIn(),
   ),
   request: { params: UsernameParams },
