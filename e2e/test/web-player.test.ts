@@ -688,6 +688,48 @@ describe("the web player", () => {
     }
   });
 
+  test("long lists read 50 at a time: Load more brings the rest, each once, and takes the focus to the first new one", async () => {
+    const { page, context, problems } = await open();
+    try {
+      await signUp(page, "Listener", `many_${randomBytes(3).toString("hex")}`);
+      await page.waitForURL(`${stack.apiUrl}/`);
+      // 52 public playlists, each liked, made through the API from the page (its cookies).
+      await page.evaluate(async () => {
+        for (let i = 1; i <= 52; i++) {
+          const made = await fetch("/api/v1/playlists", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ title: `Mix ${String(i).padStart(2, "0")}`, isPublic: true }),
+          }).then((r) => r.json() as Promise<{ id: string }>);
+          await fetch(`/api/v1/playlists/${made.id}/like`, { method: "POST" });
+        }
+      });
+      for (const [path, list] of [
+        ["/library", "Your playlists"],
+        ["/liked", "Playlists you like"],
+      ] as const) {
+        await page.goto(`${stack.apiUrl}${path}`);
+        const cards = page.getByRole("list", { name: list }).getByRole("link");
+        await expect.poll(() => cards.count()).toBe(50);
+        // Newest first: the first 50 are Mix 52 down to Mix 03.
+        expect(await cards.first().textContent()).toBe("Mix 52");
+        await page.getByRole("button", { name: "Load more" }).first().focus();
+        await page.keyboard.press("Enter");
+        await expect.poll(() => cards.count()).toBe(52);
+        const names = await cards.allTextContents();
+        expect(new Set(names).size).toBe(52);
+        expect(names.at(-1)).toBe("Mix 01");
+        // The button went with the last page: the focus is on the first card it brought.
+        await expect
+          .poll(() => page.evaluate(() => document.activeElement?.textContent))
+          .toBe("Mix 02");
+      }
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   test("a playlist's owner reorders its tracks, and the order holds after a reload", async () => {
     const { page, context, problems } = await open();
     try {

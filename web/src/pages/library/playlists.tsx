@@ -50,7 +50,7 @@ function LibraryPage() {
           <p class="muted">No playlists yet: create your first one below.</p>
         ) : (
           <div ref={box}>
-            <ul class="cards">
+            <ul class="cards" aria-label="Your playlists">
               {list.map((p) => (
                 <li key={p.id} class="card">
                   <a href={`/playlists/${p.id}`}>
