@@ -688,7 +688,7 @@ describe("the web player", () => {
     }
   });
 
-  test("long lists read 50 at a time: Load more brings the rest, each once, and takes the focus to the first new one", async () => {
+  test("long lists read 50 at a time: Load more brings the rest, each once, and takes the focus to the first new one; search shows more of a type on request", async () => {
     const { page, context, problems } = await open();
     try {
       await signUp(page, "Listener", `many_${randomBytes(3).toString("hex")}`);
@@ -724,6 +724,16 @@ describe("the web player", () => {
           .poll(() => page.evaluate(() => document.activeElement?.textContent))
           .toBe("Mix 02");
       }
+      // Search answers 10 of a type at first; "More playlists" reads that type again, 50 at most.
+      await page.goto(`${stack.apiUrl}/search?q=Mix`);
+      const found = page.getByRole("list", { name: "Playlists found" }).getByRole("link");
+      await expect.poll(() => found.count()).toBe(10);
+      await page.getByRole("button", { name: "More playlists" }).click();
+      await expect.poll(() => found.count()).toBe(50);
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.closest("li")?.textContent))
+        .toBe(await found.nth(10).textContent());
+      expect(await page.getByRole("button", { name: "More playlists" }).count()).toBe(0);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -1,12 +1,23 @@
 // Search results for the URL's ?q=, which the header's search box sets as you type (after a short
 // pause). A new query cancels the older request, so results never arrive out of order; the URL
 // makes a search shareable.
+import type { ComponentChildren } from "preact";
+import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
-import { api, unwrap } from "../api.ts";
+import { api, type components, unwrap } from "../api.ts";
+import { useAction } from "../ui/action.ts";
 import { albumCard, artistCard, Cards, playlistCard } from "../ui/cards.tsx";
+import { useFocusAt } from "../ui/focus.ts";
 import { ErrorMessage, PageTitle } from "../ui/parts.tsx";
 import { useResource } from "../ui/resource.ts";
 import { TrackList } from "../ui/track-list.tsx";
+
+/** Results per type at first; "More" reads that type again, up to the API's most. */
+const FIRST = 10;
+const MOST = 50;
+
+type Found = components["schemas"]["SearchResults"];
+type Type = "tracks" | "artists" | "albums" | "playlists";
 
 export function Search() {
   const query = (useLocation().query.q ?? "").trim();
@@ -15,7 +26,7 @@ export function Search() {
       query
         ? unwrap(
             await api().GET("/api/v1/search", {
-              params: { query: { q: query, limit: 10 } },
+              params: { query: { q: query, limit: FIRST } },
               signal,
             }),
           )
@@ -37,31 +48,107 @@ export function Search() {
       <ErrorMessage error={results.error} />
       <div aria-live="polite" aria-busy={results.loading}>
         {empty && <p class="muted">Nothing found for “{query}”.</p>}
-        {data?.tracks && data.tracks.length > 0 && (
-          <section aria-labelledby="found-tracks">
-            <h2 id="found-tracks">Tracks</h2>
-            <TrackList tracks={data.tracks} label="Tracks found" />
-          </section>
-        )}
-        {data?.artists && data.artists.length > 0 && (
-          <section aria-labelledby="found-artists">
-            <h2 id="found-artists">Artists</h2>
-            <Cards items={data.artists.map((a) => artistCard(a))} label="Artists found" />
-          </section>
-        )}
-        {data?.albums && data.albums.length > 0 && (
-          <section aria-labelledby="found-albums">
-            <h2 id="found-albums">Albums</h2>
-            <Cards items={data.albums.map((a) => albumCard(a))} label="Albums found" />
-          </section>
-        )}
-        {data?.playlists && data.playlists.length > 0 && (
-          <section aria-labelledby="found-playlists">
-            <h2 id="found-playlists">Playlists</h2>
-            <Cards items={data.playlists.map((p) => playlistCard(p))} label="Playlists found" />
-          </section>
+        {data && (
+          <>
+            <FoundSection
+              key={`tracks ${query}`}
+              query={query}
+              type="tracks"
+              title="Tracks"
+              first={data.tracks}
+              focus="li button:first-of-type"
+              render={(tracks) => <TrackList tracks={tracks} label="Tracks found" />}
+            />
+            <FoundSection
+              key={`artists ${query}`}
+              query={query}
+              type="artists"
+              title="Artists"
+              first={data.artists}
+              focus="a"
+              render={(artists) => (
+                <Cards items={artists.map((a) => artistCard(a))} label="Artists found" />
+              )}
+            />
+            <FoundSection
+              key={`albums ${query}`}
+              query={query}
+              type="albums"
+              title="Albums"
+              first={data.albums}
+              focus="a"
+              render={(albums) => (
+                <Cards items={albums.map((a) => albumCard(a))} label="Albums found" />
+              )}
+            />
+            <FoundSection
+              key={`playlists ${query}`}
+              query={query}
+              type="playlists"
+              title="Playlists"
+              first={data.playlists}
+              focus="a"
+              render={(playlists) => (
+                <Cards items={playlists.map((p) => playlistCard(p))} label="Playlists found" />
+              )}
+            />
+          </>
         )}
       </div>
     </>
+  );
+}
+
+/**
+ * The results of one type; when the first read filled its share, "More" reads that type alone
+ * again with the API's most (search has no pages: ranks are computed per query).
+ */
+function FoundSection<K extends Type>({
+  query,
+  type,
+  title,
+  first,
+  focus,
+  render,
+}: {
+  query: string;
+  type: K;
+  title: string;
+  first: Found[K];
+  focus: string;
+  render: (items: NonNullable<Found[K]>) => ComponentChildren;
+}) {
+  const [items, setItems] = useState(first ?? []);
+  const [all, setAll] = useState(false);
+  const reading = useAction();
+  const { box, focusAt } = useFocusAt<HTMLElement>(focus);
+  if (items.length === 0) return null;
+  const more = () =>
+    reading.run(async () => {
+      const found = unwrap(
+        await api().GET("/api/v1/search", {
+          params: { query: { q: query, "types[]": [type], limit: MOST } },
+        }),
+      );
+      const next = (found[type] ?? []) as NonNullable<Found[K]>;
+      // The button goes: the focus moves to the first result it brought.
+      focusAt(items.length);
+      setItems(next);
+      setAll(true);
+    });
+  const id = `found-${type}`;
+  return (
+    <section aria-labelledby={id} ref={box}>
+      <h2 id={id}>{title}</h2>
+      {render(items as NonNullable<Found[K]>)}
+      {!all && items.length >= FIRST && (
+        <div class="row">
+          <button type="button" aria-busy={reading.busy} onClick={more}>
+            More {title.toLowerCase()}
+          </button>
+        </div>
+      )}
+      <ErrorMessage error={reading.error} />
+    </section>
   );
 }
