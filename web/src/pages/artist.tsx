@@ -5,6 +5,7 @@ import { player } from "../player/engine.ts";
 import { account } from "../session.ts";
 import { useAction } from "../ui/action.ts";
 import { albumCard, Cards } from "../ui/cards.tsx";
+import { PagedList, usePaged } from "../ui/paged.tsx";
 import { Cover, ErrorMessage, Loading, PageTitle, plural } from "../ui/parts.tsx";
 import { useResource } from "../ui/resource.ts";
 import { type TrackLike, TrackList, toQueueItem } from "../ui/track-list.tsx";
@@ -17,46 +18,68 @@ export function ArtistPage({ id }: { id: string }) {
   return <ArtistView key={id} id={id} />;
 }
 
+/** An artist's tracks and albums are read 50 at a time. */
+const ARTIST_PAGE = 50;
+
 function ArtistView({ id }: { id: string }) {
-  const page = useResource(
-    async (signal) => {
-      const client = api();
-      const path = { params: { path: { id } }, signal };
-      const [artist, tracks, albums] = await Promise.all([
-        client.GET("/api/v1/artists/{id}", path).then(unwrap),
-        client
-          .GET("/api/v1/artists/{id}/tracks", {
-            params: { path: { id }, query: { limit: 50 } },
-            signal,
-          })
-          .then(unwrap),
-        client.GET("/api/v1/artists/{id}/albums", path).then(unwrap),
-      ]);
-      return { artist, tracks, albums };
-    },
-    [id],
+  const client = api();
+  const path = { path: { id } };
+  // Three reads at once: the profile, the first page of tracks and of albums.
+  const profile = useResource(
+    async (signal) => unwrap(await client.GET("/api/v1/artists/{id}", { params: path, signal })),
+    [],
   );
-  if (page.error) return <ErrorMessage error={page.error} />;
-  if (!page.data) return <Loading />;
-  const { artist, tracks, albums } = page.data;
+  const tracks = usePaged(
+    (page, signal) =>
+      client
+        .GET("/api/v1/artists/{id}/tracks", {
+          params: { ...path, query: { page, limit: ARTIST_PAGE } },
+          signal,
+        })
+        .then(unwrap),
+    ARTIST_PAGE,
+    (track) => track.id,
+  );
+  const albums = usePaged(
+    (page, signal) =>
+      client
+        .GET("/api/v1/artists/{id}/albums", {
+          params: { ...path, query: { page, limit: ARTIST_PAGE } },
+          signal,
+        })
+        .then(unwrap),
+    ARTIST_PAGE,
+    (album) => album.id,
+  );
+  if (profile.error) return <ErrorMessage error={profile.error} />;
+  const artist = profile.data;
+  if (!artist) return <Loading />;
   return (
     <>
-      <ArtistHeader artist={artist} tracks={tracks} />
+      <ArtistHeader artist={artist} tracks={tracks.rows ?? []} />
       <section aria-labelledby="artist-tracks">
         <h2 id="artist-tracks">Tracks</h2>
-        <TrackList
-          tracks={tracks}
-          label={`Tracks of ${artist.username}`}
-          artistName={artist.username}
-        />
+        <PagedList list={tracks} focus="li button:first-of-type">
+          {(rows) => (
+            <TrackList
+              tracks={rows}
+              label={`Tracks of ${artist.username}`}
+              artistName={artist.username}
+            />
+          )}
+        </PagedList>
       </section>
       <section aria-labelledby="artist-albums">
         <h2 id="artist-albums">Albums</h2>
-        <Cards
-          label={`Albums of ${artist.username}`}
-          empty="No albums yet."
-          items={albums.map((a) => albumCard(a, a.releasedAt?.slice(0, 4)))}
-        />
+        <PagedList list={albums} focus="a">
+          {(rows) => (
+            <Cards
+              label={`Albums of ${artist.username}`}
+              empty="No albums yet."
+              items={rows.map((a) => albumCard(a, a.releasedAt?.slice(0, 4)))}
+            />
+          )}
+        </PagedList>
       </section>
     </>
   );

@@ -1,10 +1,8 @@
 // What a listener likes: playlists and artists, newest like first, read 50 at a time.
 import { api, unwrap } from "../../api.ts";
-import { useAction } from "../../ui/action.ts";
 import { artistCard, type Card, Cards, playlistCard } from "../../ui/cards.tsx";
-import { useFocusAt } from "../../ui/focus.ts";
-import { LoadMore, usePaged } from "../../ui/paged.tsx";
-import { ErrorMessage, Loading, PageTitle, plural } from "../../ui/parts.tsx";
+import { type Paged, PagedList, usePaged } from "../../ui/paged.tsx";
+import { PageTitle, plural } from "../../ui/parts.tsx";
 import { ListenerOnly } from "./shared.tsx";
 
 const LIKED_PAGE = 50;
@@ -69,29 +67,15 @@ function Section<T>({
   id: string;
   title: string;
   empty: string;
-  list: ReturnType<typeof usePaged<T>>;
+  list: Paged<T>;
   card: (row: T) => Card;
 }) {
-  const { box, focusAt } = useFocusAt("a");
-  const reading = useAction();
-  const loadMore = () =>
-    reading.run(async () => {
-      const { shown, more } = await list.loadMore();
-      // The button goes with the last page: focus moves to the first card it brought.
-      if (!more) focusAt(shown);
-    });
   return (
     <section aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
-      <ErrorMessage error={list.error ?? reading.error} />
-      {!list.rows ? (
-        !list.error && <Loading />
-      ) : (
-        <div ref={box}>
-          <Cards label={title} empty={empty} items={list.rows.map(card)} />
-          {list.more && <LoadMore busy={reading.busy} onClick={loadMore} />}
-        </div>
-      )}
+      <PagedList list={list} focus="a">
+        {(rows) => <Cards label={title} empty={empty} items={rows.map(card)} />}
+      </PagedList>
     </section>
   );
 }

@@ -1,10 +1,8 @@
 // A listener's playlists, and a new one.
 import { useLocation } from "preact-iso";
 import { api, unwrap } from "../../api.ts";
-import { useAction } from "../../ui/action.ts";
-import { useFocusAt } from "../../ui/focus.ts";
-import { LoadMore, usePaged } from "../../ui/paged.tsx";
-import { Cover, ErrorMessage, Form, Loading, PageTitle, plural } from "../../ui/parts.tsx";
+import { PagedList, usePaged } from "../../ui/paged.tsx";
+import { Cover, Form, PageTitle, plural } from "../../ui/parts.tsx";
 import { PlaylistFields, playlistInput } from "../playlist.tsx";
 import { ListenerOnly } from "./shared.tsx";
 
@@ -29,43 +27,32 @@ function LibraryPage() {
     LIBRARY_PAGE,
     (playlist) => playlist.id,
   );
-  const { box, focusAt } = useFocusAt("a");
-  const reading = useAction();
-  const loadMore = () =>
-    reading.run(async () => {
-      const { shown, more } = await playlists.loadMore();
-      // The button goes with the last page: focus moves to the first playlist it brought.
-      if (!more) focusAt(shown);
-    });
-  const list = playlists.rows;
   return (
     <>
       <PageTitle title="Your library">Your library</PageTitle>
       <section aria-labelledby="your-playlists">
         <h2 id="your-playlists">Your playlists</h2>
-        <ErrorMessage error={playlists.error ?? reading.error} />
-        {!list ? (
-          !playlists.error && <Loading />
-        ) : list.length === 0 ? (
-          <p class="muted">No playlists yet: create your first one below.</p>
-        ) : (
-          <div ref={box}>
-            <ul class="cards" aria-label="Your playlists">
-              {list.map((p) => (
-                <li key={p.id} class="card">
-                  <a href={`/playlists/${p.id}`}>
-                    <Cover src={p.cover ?? p.tracks[0]?.cover} size={96} />
-                    <span class="ellipsis">{p.title}</span>
-                  </a>
-                  <span class="muted small">
-                    {plural(p._count.tracks, "track")} · {p.isPublic ? "Public" : "Private"}
-                  </span>
-                </li>
-              ))}
-            </ul>
-            {playlists.more && <LoadMore busy={reading.busy} onClick={loadMore} />}
-          </div>
-        )}
+        <PagedList list={playlists} focus="a">
+          {(list) =>
+            list.length === 0 ? (
+              <p class="muted">No playlists yet: create your first one below.</p>
+            ) : (
+              <ul class="cards" aria-label="Your playlists">
+                {list.map((p) => (
+                  <li key={p.id} class="card">
+                    <a href={`/playlists/${p.id}`}>
+                      <Cover src={p.cover ?? p.tracks[0]?.cover} size={96} />
+                      <span class="ellipsis">{p.title}</span>
+                    </a>
+                    <span class="muted small">
+                      {plural(p._count.tracks, "track")} · {p.isPublic ? "Public" : "Private"}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )
+          }
+        </PagedList>
       </section>
       <section aria-labelledby="new-playlist">
         <h2 id="new-playlist">New playlist</h2>

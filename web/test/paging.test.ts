@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { appendNew, nextPages, Paging } from "../src/ui/paged.tsx";
+import { appendNew, nextPages, Paging } from "../src/ui/paging.ts";
 
 describe("reading a list a page at a time", () => {
   test("without removals, more is the next page alone", () => {
