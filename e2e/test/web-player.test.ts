@@ -728,6 +728,8 @@ describe("the web player", () => {
       await page.goto(`${stack.apiUrl}/search?q=Mix`);
       const found = page.getByRole("list", { name: "Playlists found" }).getByRole("link");
       await expect.poll(() => found.count()).toBe(10);
+      // A screen reader hears one line, not every result.
+      await page.getByRole("status").filter({ hasText: "Found 10 playlists for “Mix”." }).waitFor();
       await page.getByRole("button", { name: "More playlists" }).click();
       await expect.poll(() => found.count()).toBe(50);
       await expect

@@ -8,7 +8,7 @@ import { api, type components, unwrap } from "../api.ts";
 import { useAction } from "../ui/action.ts";
 import { albumCard, artistCard, Cards, playlistCard } from "../ui/cards.tsx";
 import { useFocusAt } from "../ui/focus.ts";
-import { ErrorMessage, PageTitle } from "../ui/parts.tsx";
+import { ErrorMessage, PageTitle, plural } from "../ui/parts.tsx";
 import { useResource } from "../ui/resource.ts";
 import { TrackList } from "../ui/track-list.tsx";
 
@@ -40,13 +40,33 @@ export function Search() {
     !data.artists?.length &&
     !data.albums?.length &&
     !data.playlists?.length;
+  // What a screen reader hears as results arrive: one short line, not every result again.
+  const summary =
+    !data || results.loading
+      ? ""
+      : empty
+        ? `Nothing found for “${query}”.`
+        : `Found ${(
+            [
+              [data.tracks?.length ?? 0, "track"],
+              [data.artists?.length ?? 0, "artist"],
+              [data.albums?.length ?? 0, "album"],
+              [data.playlists?.length ?? 0, "playlist"],
+            ] as const
+          )
+            .filter(([n]) => n > 0)
+            .map(([n, word]) => plural(n, word))
+            .join(", ")} for “${query}”.`;
 
   return (
     <>
       <PageTitle title="Search">Search</PageTitle>
       {!query && <p class="muted">Type in the search box above: results appear as you type.</p>}
       <ErrorMessage error={results.error} />
-      <div aria-live="polite" aria-busy={results.loading}>
+      <p class="visually-hidden" role="status">
+        {summary}
+      </p>
+      <div aria-busy={results.loading}>
         {empty && <p class="muted">Nothing found for “{query}”.</p>}
         {data && (
           <>
