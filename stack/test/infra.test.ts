@@ -1,3 +1,4 @@
+import http from "node:http";
 import { connect } from "node:net";
 import {
   GetObjectCommand,
@@ -65,6 +66,26 @@ describe("the test infrastructure", () => {
     );
     expect(second.Contents?.map((o) => o.Key)).toEqual([`${prefix}c`]);
   });
+
+  it("keeps an idle S3 connection open past Node's 5-s default, as object stores do", async () => {
+    // A client that sends on a connection the server is closing gets "socket hang up".
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<boolean>((resolve, reject) => {
+        const request = http.get(`${infra.s3.endpoint}/${infra.s3.bucket}`, { agent }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(request.reusedSocket));
+        });
+        request.on("error", reject);
+      });
+    try {
+      expect(await get()).toBe(false);
+      await new Promise((r) => setTimeout(r, 6_000));
+      expect(await get()).toBe(true);
+    } finally {
+      agent.destroy();
+    }
+  }, 15_000);
 });
 
 describe("the Neon WebSocket bridge", () => {

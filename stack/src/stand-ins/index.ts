@@ -47,6 +47,9 @@ export async function startStandIns(options: StandInsOptions): Promise<StandInsH
     ...oracleRoutes(),
   };
   const server = createServer((req, res) => void serve(routes, req, res, options.log));
+  // Idle connections stay open until the client closes them: the Worker's pooled connections
+  // would otherwise race Node's 5-s close (see neon-bridge.ts).
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, "127.0.0.1", () => resolve());
