@@ -736,6 +736,14 @@ describe("the web player", () => {
         .poll(() => page.evaluate(() => document.activeElement?.closest("li")?.textContent))
         .toBe(await found.nth(10).textContent());
       expect(await page.getByRole("button", { name: "More playlists" }).count()).toBe(0);
+      // Typing on: the results and the status line are the new query's, never the last one's.
+      await page.locator("#search").fill("Mix 0");
+      await page
+        .getByRole("status")
+        .filter({ hasText: "Found 9 playlists for “Mix 0”." })
+        .waitFor();
+      await expect.poll(() => found.count()).toBe(9);
+      expect(await found.first().textContent()).toBe("Mix 09");
       expect(problems).toEqual([]);
     } finally {
       await context.close();

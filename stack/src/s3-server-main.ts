@@ -34,7 +34,10 @@ http.keepAliveTimeout = 0;
 console.log(`listening on http://127.0.0.1:${port} (bucket ${bucket})`);
 
 const stop = async () => {
-  await server.close();
+  const closing = server.close();
+  // Kept-alive connections would hold the close until their clients leave.
+  http.closeAllConnections();
+  await closing;
   process.exit(0);
 };
 process.on("SIGTERM", stop);

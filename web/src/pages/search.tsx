@@ -21,19 +21,25 @@ type Type = "tracks" | "artists" | "albums" | "playlists";
 
 export function Search() {
   const query = (useLocation().query.q ?? "").trim();
+  // The answer carries its query: while a newer one is read, the older answer stays on screen,
+  // and what is drawn (and said) must be of the query it answers.
   const results = useResource(
     async (signal) =>
       query
-        ? unwrap(
-            await api().GET("/api/v1/search", {
-              params: { query: { q: query, limit: FIRST } },
-              signal,
-            }),
-          )
+        ? {
+            q: query,
+            found: unwrap(
+              await api().GET("/api/v1/search", {
+                params: { query: { q: query, limit: FIRST } },
+                signal,
+              }),
+            ),
+          }
         : null,
     [query],
   );
-  const data = results.data;
+  const answered = results.data?.q ?? "";
+  const data = results.data?.found;
   const empty =
     data &&
     !data.tracks?.length &&
@@ -45,7 +51,7 @@ export function Search() {
     !data || results.loading
       ? ""
       : empty
-        ? `Nothing found for “${query}”.`
+        ? `Nothing found for “${answered}”.`
         : `Found ${(
             [
               [data.tracks?.length ?? 0, "track"],
@@ -56,7 +62,7 @@ export function Search() {
           )
             .filter(([n]) => n > 0)
             .map(([n, word]) => plural(n, word))
-            .join(", ")} for “${query}”.`;
+            .join(", ")} for “${answered}”.`;
 
   return (
     <>
@@ -67,12 +73,12 @@ export function Search() {
         {summary}
       </p>
       <div aria-busy={results.loading}>
-        {empty && <p class="muted">Nothing found for “{query}”.</p>}
+        {empty && <p class="muted">Nothing found for “{answered}”.</p>}
         {data && (
           <>
             <FoundSection
-              key={`tracks ${query}`}
-              query={query}
+              key={`tracks ${answered}`}
+              query={answered}
               type="tracks"
               title="Tracks"
               first={data.tracks}
@@ -80,8 +86,8 @@ export function Search() {
               render={(tracks) => <TrackList tracks={tracks} label="Tracks found" />}
             />
             <FoundSection
-              key={`artists ${query}`}
-              query={query}
+              key={`artists ${answered}`}
+              query={answered}
               type="artists"
               title="Artists"
               first={data.artists}
@@ -91,8 +97,8 @@ export function Search() {
               )}
             />
             <FoundSection
-              key={`albums ${query}`}
-              query={query}
+              key={`albums ${answered}`}
+              query={answered}
               type="albums"
               title="Albums"
               first={data.albums}
@@ -102,8 +108,8 @@ export function Search() {
               )}
             />
             <FoundSection
-              key={`playlists ${query}`}
-              query={query}
+              key={`playlists ${answered}`}
+              query={answered}
               type="playlists"
               title="Playlists"
               first={data.playlists}
