@@ -92,7 +92,8 @@ export type Paged<T> = ReturnType<typeof usePaged<T>>;
 /**
  * A paged list as a page shows it: its error, Loading until the first page, the rows (as
  * `children` draws them), and Load more; once the last page came, the focus goes to the first
- * row it brought (`focus` picks one control per row).
+ * row it brought (`focus` picks one control per row). `children` also gets `focusAt`, for a
+ * page that removes rows: the focus then goes to the same control of the row now at `index`.
  */
 export function PagedList<T>({
   list,
@@ -101,7 +102,7 @@ export function PagedList<T>({
 }: {
   list: Paged<T>;
   focus: string;
-  children: (rows: T[]) => ComponentChildren;
+  children: (rows: T[], focusAt: (index: number) => void) => ComponentChildren;
 }) {
   const { box, focusAt } = useFocusAt(focus);
   const reading = useAction();
@@ -117,7 +118,7 @@ export function PagedList<T>({
         !list.error && <Loading />
       ) : (
         <div ref={box}>
-          {children(list.rows)}
+          {children(list.rows, focusAt)}
           {list.more && <LoadMore busy={reading.busy} onClick={loadMore} />}
         </div>
       )}

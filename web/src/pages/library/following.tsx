@@ -1,10 +1,8 @@
 // The artists a listener follows, each with a way to unfollow.
 import { useState } from "preact/hooks";
 import { api, unwrap } from "../../api.ts";
-import { useAction } from "../../ui/action.ts";
-import { useFocusAt } from "../../ui/focus.ts";
-import { LoadMore, usePaged } from "../../ui/paged.tsx";
-import { Cover, ErrorMessage, Loading, PageTitle, plural } from "../../ui/parts.tsx";
+import { PagedList, usePaged } from "../../ui/paged.tsx";
+import { Cover, ErrorMessage, PageTitle, plural } from "../../ui/parts.tsx";
 import { ListenerOnly } from "./shared.tsx";
 
 export function Following() {
@@ -32,9 +30,8 @@ function FollowingPage() {
   );
   const [status, setStatus] = useState("");
   const [error, setError] = useState<unknown>(null);
-  const { box, focusAt } = useFocusAt("button[data-unfollow]");
-  // Unfollows may overlap (each removes its own row); reading more is one at a time.
-  const unfollow = async (id: string, name: string) => {
+  // Unfollows may overlap (each removes its own row); the focus goes to the next row's button.
+  const unfollow = async (id: string, name: string, focusAt: (index: number) => void) => {
     setError(null);
     setStatus("");
     try {
@@ -48,51 +45,42 @@ function FollowingPage() {
       setError(e);
     }
   };
-  const reading = useAction();
-  const loadMore = () =>
-    reading.run(async () => {
-      const { shown, more } = await artists.loadMore();
-      // The button goes with the last page: focus moves to the first artist it brought.
-      if (!more) focusAt(shown);
-    });
-  const shown = artists.rows;
   return (
     <>
       <PageTitle title="Following">Following</PageTitle>
       <p role="status" class="muted">
         {status}
       </p>
-      <ErrorMessage error={artists.error ?? error ?? reading.error} />
-      {!shown ? (
-        !artists.error && <Loading />
-      ) : shown.length === 0 ? (
-        <p class="muted">
-          You follow no artists yet. <a href="/search">Find some</a>.
-        </p>
-      ) : (
-        <div ref={box}>
-          <ul class="cards" aria-label="Artists you follow">
-            {shown.map((artist) => (
-              <li key={artist.id} class="card">
-                <a href={`/artists/${artist.id}`}>
-                  <Cover src={artist.avatar} size={96} />
-                  <span class="ellipsis">{artist.username}</span>
-                </a>
-                <span class="muted small">{plural(artist._count.followers, "follower")}</span>
-                <button
-                  type="button"
-                  aria-label={`Unfollow ${artist.username}`}
-                  data-unfollow
-                  onClick={() => unfollow(artist.id, artist.username)}
-                >
-                  Unfollow
-                </button>
-              </li>
-            ))}
-          </ul>
-          {artists.more && <LoadMore busy={reading.busy} onClick={loadMore} />}
-        </div>
-      )}
+      <ErrorMessage error={error} />
+      <PagedList list={artists} focus="button[data-unfollow]">
+        {(shown, focusAt) =>
+          shown.length === 0 ? (
+            <p class="muted">
+              You follow no artists yet. <a href="/search">Find some</a>.
+            </p>
+          ) : (
+            <ul class="cards" aria-label="Artists you follow">
+              {shown.map((artist) => (
+                <li key={artist.id} class="card">
+                  <a href={`/artists/${artist.id}`}>
+                    <Cover src={artist.avatar} size={96} />
+                    <span class="ellipsis">{artist.username}</span>
+                  </a>
+                  <span class="muted small">{plural(artist._count.followers, "follower")}</span>
+                  <button
+                    type="button"
+                    aria-label={`Unfollow ${artist.username}`}
+                    data-unfollow
+                    onClick={() => unfollow(artist.id, artist.username, focusAt)}
+                  >
+                    Unfollow
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </PagedList>
     </>
   );
 }
