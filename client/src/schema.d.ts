@@ -2030,25 +2030,7 @@ export interface components {
         };
         FollowingPage: components["schemas"]["FollowedArtist"][];
         /** @description Never carries the artist's email or password. */
-        FollowedArtist: {
-            /**
-             * Format: uuid
-             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
-             */
-            id: string;
-            /** @example nightdrive */
-            username: string;
-            /** @example Synthwave from Lisbon. */
-            bio: string;
-            /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
-            avatar: string | null;
-            /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
-            backgroundImage: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-23T10:15:30.000Z
-             */
-            createdAt: string;
+        FollowedArtist: components["schemas"]["Artist"] & {
             /**
              * Format: date-time
              * @description When the caller followed the artist.
@@ -2061,16 +2043,13 @@ export interface components {
             /** @example 1204 */
             followers: number;
         };
-        /** @description Never carries the artist's email or password. */
-        LikedArtist: {
-            /**
-             * Format: uuid
-             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
-             */
+        /** @description A public artist profile. Never carries the email or password. */
+        Artist: {
+            /** Format: uuid */
             id: string;
-            /** @example nightdrive */
+            /** @example daft.punk */
             username: string;
-            /** @example Synthwave from Lisbon. */
+            /** @example French electronic duo. */
             bio: string;
             /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
             avatar: string | null;
@@ -2081,6 +2060,9 @@ export interface components {
              * @example 2026-11-23T10:15:30.000Z
              */
             createdAt: string;
+        };
+        /** @description Never carries the artist's email or password. */
+        LikedArtist: components["schemas"]["Artist"] & {
             /**
              * Format: date-time
              * @description When the caller liked the artist.
@@ -2116,24 +2098,6 @@ export interface components {
             _count: {
                 followers: number;
             };
-        };
-        /** @description A public artist profile. Never carries the email or password. */
-        Artist: {
-            /** Format: uuid */
-            id: string;
-            /** @example daft.punk */
-            username: string;
-            /** @example French electronic duo. */
-            bio: string;
-            /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
-            avatar: string | null;
-            /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
-            backgroundImage: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-23T10:15:30.000Z
-             */
-            createdAt: string;
         };
         /** @description A public artist profile with its follower and like counts, and the signed-in listener's own relation to the artist (`viewer`). Never carries the email or password. */
         ArtistWithViewer: components["schemas"]["Artist"] & {

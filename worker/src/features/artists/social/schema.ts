@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MediaPath, Timestamp } from "../../../validation/common.ts";
+import { ArtistDto } from "../profile/schema.ts";
 
 const Uuid = z.uuid().openapi({ example: "0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192" });
 const Username = z.string().openapi({ example: "nightdrive" });
@@ -17,33 +18,18 @@ const LikeCount = z
   .object({ likes: z.number().int().min(0).openapi({ example: 87 }) })
   .openapi("LikeCount");
 
-/** The public profile as the caller's lists show it. */
-const listedArtist = {
-  id: Uuid,
-  username: Username,
-  bio: z.string().openapi({ example: "Synthwave from Lisbon." }),
-  avatar: MediaPath,
-  backgroundImage: MediaPath,
-  createdAt: Timestamp,
-};
-
-export const FollowedArtistDto = z
-  .object({
-    ...listedArtist,
-    followedAt: Timestamp.openapi({ description: "When the caller followed the artist." }),
-    _count: FollowerCount,
-  })
-  .openapi("FollowedArtist", { description: "Never carries the artist's email or password." });
+// The caller's lists show the public profile (ArtistDto), with the relation's time and count.
+export const FollowedArtistDto = ArtistDto.extend({
+  followedAt: Timestamp.openapi({ description: "When the caller followed the artist." }),
+  _count: FollowerCount,
+}).openapi("FollowedArtist", { description: "Never carries the artist's email or password." });
 
 export const FollowingPageDto = z.array(FollowedArtistDto).openapi("FollowingPage");
 
-export const LikedArtistDto = z
-  .object({
-    ...listedArtist,
-    likedAt: Timestamp.openapi({ description: "When the caller liked the artist." }),
-    _count: LikeCount,
-  })
-  .openapi("LikedArtist", { description: "Never carries the artist's email or password." });
+export const LikedArtistDto = ArtistDto.extend({
+  likedAt: Timestamp.openapi({ description: "When the caller liked the artist." }),
+  _count: LikeCount,
+}).openapi("LikedArtist", { description: "Never carries the artist's email or password." });
 
 export const LikeStateDto = z
   .object({
