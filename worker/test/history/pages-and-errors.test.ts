@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { uuidv7 } from "../../src/features/history/uuidv7.ts";
 import { registerAccount } from "../support/auth.ts";
 import { insertArtist, insertTrack, withDb } from "../support/factories.ts";
+import { BAD_PAGE_QUERIES } from "../support/paging.ts";
 import { expectProblem } from "../support/problem.ts";
 import { artistWithTracks, HISTORY, historyOf, listen, rowsOf } from "./support.ts";
 
@@ -101,16 +102,7 @@ describe("history errors", () => {
     expect(body.errors).toEqual([expect.objectContaining({ path: "param.trackId" })]);
   });
 
-  it.each([
-    ["page=0", "query.page"],
-    ["page=-1", "query.page"],
-    ["page=1.5", "query.page"],
-    ["page=abc", "query.page"],
-    ["limit=0", "query.limit"],
-    ["limit=101", "query.limit"],
-    ["limit=ten", "query.limit"],
-    ["limit=", "query.limit"],
-  ])("400s GET /history?%s", async (query, path) => {
+  it.each(BAD_PAGE_QUERIES)("400s GET /history?%s", async (query, path) => {
     const user = await registerAccount("user");
     const body = await expectProblem(
       await user.client.get(`${HISTORY}?${query}`),

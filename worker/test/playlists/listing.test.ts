@@ -2,6 +2,7 @@ import { playlistTracks } from "@edge-music/db";
 import { describe, expect, it } from "vitest";
 import { Client, registerAccount } from "../support/auth.ts";
 import { insertArtist, insertTrack, withDb } from "../support/factories.ts";
+import { BAD_PAGE_QUERIES } from "../support/paging.ts";
 import { expectProblem } from "../support/problem.ts";
 import {
   addTracks,
@@ -12,16 +13,6 @@ import {
   type PlaylistSummary,
   readyTracks,
 } from "./support.ts";
-
-const PAGE_ERRORS = [
-  ["page=0", "query.page"],
-  ["page=-1", "query.page"],
-  ["page=1.5", "query.page"],
-  ["page=abc", "query.page"],
-  ["limit=0", "query.limit"],
-  ["limit=101", "query.limit"],
-  ["limit=x", "query.limit"],
-] as const;
 
 describe("GET /playlists", () => {
   it("lists public playlists only, newest update first, with counts", async () => {
@@ -76,7 +67,7 @@ describe("GET /playlists", () => {
     expect(list).toHaveLength(1);
   });
 
-  it.each(PAGE_ERRORS)("400 for %s", async (query, path) => {
+  it.each(BAD_PAGE_QUERIES)("400 for %s", async (query, path) => {
     const problem = await expectProblem(
       await new Client().get(`${BASE}?${query}`),
       400,
@@ -155,7 +146,7 @@ describe("GET /playlists/me", () => {
     expect(await expectJson(await owner.client.get(`${BASE}/me`), 200)).toEqual([]);
   });
 
-  it.each(PAGE_ERRORS)("400 for %s", async (query, path) => {
+  it.each(BAD_PAGE_QUERIES)("400 for %s", async (query, path) => {
     const owner = await registerAccount("user");
     const problem = await expectProblem(
       await owner.client.get(`${BASE}/me?${query}`),

@@ -19,3 +19,15 @@ export async function expectPagedInOrder(
   expect(paged).toEqual(ids);
   expect(await read(`?page=${ids.length + 1}&limit=1`)).toEqual([]);
 }
+
+/** `page` and `limit` values every paged list answers with a 400 naming the field. */
+export const BAD_PAGE_QUERIES = [
+  ["page=0", "query.page"],
+  ["page=-1", "query.page"],
+  ["page=1.5", "query.page"],
+  ["page=abc", "query.page"],
+  ["limit=0", "query.limit"],
+  ["limit=101", "query.limit"],
+  ["limit=ten", "query.limit"],
+  ["limit=", "query.limit"],
+] as const;

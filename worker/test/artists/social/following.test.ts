@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { registerAccount } from "../../support/auth.ts";
-import { expectPagedInOrder } from "../../support/paging.ts";
+import { BAD_PAGE_QUERIES, expectPagedInOrder } from "../../support/paging.ts";
 import { expectProblem } from "../../support/problem.ts";
 import { ARTISTS, call, follow, profiledArtist, unfollow } from "./support.ts";
 
@@ -75,15 +75,7 @@ describe("GET /artists/me/following", () => {
     expect(await following(user.client)).toEqual([]);
   });
 
-  it.each([
-    ["page=0", "query.page"],
-    ["page=-2", "query.page"],
-    ["page=two", "query.page"],
-    ["page=1.5", "query.page"],
-    ["limit=0", "query.limit"],
-    ["limit=101", "query.limit"],
-    ["limit=x", "query.limit"],
-  ])("400s ?%s", async (query, path) => {
+  it.each(BAD_PAGE_QUERIES)("400s ?%s", async (query, path) => {
     const user = await registerAccount("user");
     const response = await user.client.get(`${ARTISTS}/me/following?${query}`);
     const body = await expectProblem(response, 400, "VALIDATION_FAILED");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { registerAccount } from "../../support/auth.ts";
-import { expectPagedInOrder } from "../../support/paging.ts";
+import { BAD_PAGE_QUERIES, expectPagedInOrder } from "../../support/paging.ts";
 import { expectProblem } from "../../support/problem.ts";
 import { ARTISTS, call, follow, like, profiledArtist, unlike } from "./support.ts";
 
@@ -71,12 +71,7 @@ describe("GET /artists/me/liked", () => {
     expect(await liked(user.client)).toEqual([]);
   });
 
-  it.each([
-    ["page=0", "query.page"],
-    ["page=two", "query.page"],
-    ["limit=0", "query.limit"],
-    ["limit=101", "query.limit"],
-  ])("400s ?%s", async (query, path) => {
+  it.each(BAD_PAGE_QUERIES)("400s ?%s", async (query, path) => {
     const user = await registerAccount("user");
     const response = await user.client.get(`${ARTISTS}/me/liked?${query}`);
     const body = await expectProblem(response, 400, "VALIDATION_FAILED");

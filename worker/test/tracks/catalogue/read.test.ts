@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Client, registerAccount } from "../../support/auth.ts";
 import { insertAlbum, insertArtist, insertTrack } from "../../support/factories.ts";
+import { BAD_PAGE_QUERIES } from "../../support/paging.ts";
 import { expectProblem } from "../../support/problem.ts";
 import { ids, json } from "./support.ts";
 
@@ -79,12 +80,9 @@ describe("GET /api/v1/tracks", () => {
   });
 
   it.each([
-    ["artistId=nope", "query.artistId"],
-    ["albumId=123", "query.albumId"],
-    ["page=0", "query.page"],
-    ["limit=101", "query.limit"],
-    ["limit=0", "query.limit"],
-    ["limit=abc", "query.limit"],
+    ["artistId=nope", "query.artistId"] as const,
+    ["albumId=123", "query.albumId"] as const,
+    ...BAD_PAGE_QUERIES,
   ])("400 for %s", async (query, path) => {
     const body = await expectProblem(
       await new Client().get(`/api/v1/tracks?${query}`),
