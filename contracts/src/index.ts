@@ -1,3 +1,4 @@
+export * from "./audio-format.ts";
 export * from "./audio-processing.ts";
 export * from "./loudness.ts";
 export * from "./redis-url.ts";

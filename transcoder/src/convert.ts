@@ -2,7 +2,7 @@ import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { playbackGainDb } from "@edge-music/contracts";
 import { UnrecoverableError } from "bullmq";
 import { checkOutputs } from "./checks.ts";
-import { durationArgs, hlsArgs, opusArgs } from "./ffmpeg/args.ts";
+import { durationArgs, hlsArgs, opusArgs, type SourceFile } from "./ffmpeg/args.ts";
 import { type Loudness, parseLoudness } from "./ffmpeg/loudness.ts";
 import { fractionDone } from "./ffmpeg/progress.ts";
 import { runFfmpeg, runTool } from "./ffmpeg/run.ts";
@@ -17,7 +17,8 @@ import { log } from "./log.ts";
 import { waveformFiles, writeWaveform } from "./waveform.ts";
 
 export interface ConvertInput {
-  source: string;
+  /** Opened with its sniffed format's demuxer, never by its name. */
+  source: SourceFile;
   /** An empty work folder. */
   outDir: string;
   rungs: readonly number[];

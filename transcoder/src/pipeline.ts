@@ -1,6 +1,6 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { extname, join } from "node:path";
+import { join } from "node:path";
 import type { AudioJobPayload } from "@edge-music/contracts";
 import { convert, finishOutputs } from "./convert.ts";
 import { log } from "./log.ts";
@@ -8,6 +8,7 @@ import { measureOutputs, type OutputFile, type OutputPlan, planOutputs } from ".
 import { probeSource } from "./probe.ts";
 import type { ProgressReporter } from "./progress-reporter.ts";
 import { selectRungs } from "./rungs.ts";
+import { sniffSource } from "./source-format.ts";
 import { eachLimit, type Storage, type UploadItem } from "./storage.ts";
 import type { TrackStore } from "./track-store.ts";
 
@@ -44,9 +45,13 @@ export async function convertTrack(
   const work = await mkdtemp(join(ctx.workRoot ?? tmpdir(), "transcode-"));
   const clock = phaseClock();
   try {
-    const source = join(work, `source${safeExtension(payload.sourceFileName)}`);
-    await ctx.storage.download(payload.sourceKey, source, ctx.signal);
+    const download = join(work, "download");
+    await ctx.storage.download(payload.sourceKey, download, ctx.signal);
     clock.lap("download");
+    // Named and opened as what its bytes are, never as the upload's name says (sniffSource).
+    const format = await sniffSource(download);
+    const source = { path: join(work, `source.${format}`), format };
+    await rename(download, source.path);
     const options = { timeoutMs: ctx.ffmpegTimeoutMs, signal: ctx.signal };
     const info = await probeSource(source, {
       ...options,
@@ -54,7 +59,13 @@ export async function convertTrack(
     });
     const rungs = selectRungs(info);
     clock.lap("probe");
-    log.info("converting", { trackId, codec: info.codec, kbps: Math.round(info.kbps), rungs });
+    log.info("converting", {
+      trackId,
+      format,
+      codec: info.codec,
+      kbps: Math.round(info.kbps),
+      rungs,
+    });
     ctx.progress.report(PROBED);
 
     const outDir = join(work, "out");
@@ -93,12 +104,6 @@ export async function convertTrack(
     await ctx.progress.settle();
     await rm(work, { recursive: true, force: true });
   }
-}
-
-/** The upload's extension, when it looks like one: it helps ffprobe with weakly marked formats. */
-function safeExtension(fileName: string): string {
-  const extension = extname(fileName);
-  return /^\.[A-Za-z0-9]{1,5}$/.test(extension) ? extension : "";
 }
 
 /** Milliseconds per phase, logged with the outcome: where a slow conversion spent its time. */

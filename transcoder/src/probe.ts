@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { UnrecoverableError } from "bullmq";
-import { packetArgs, probeArgs } from "./ffmpeg/args.ts";
+import { packetArgs, probeArgs, type SourceFile } from "./ffmpeg/args.ts";
 import { lastLine, runTool } from "./ffmpeg/run.ts";
 import { isLossless } from "./rungs.ts";
 
@@ -136,13 +136,13 @@ const clock = (seconds: number) => {
 const LIMIT_PADDING_SECONDS = 1;
 
 /** Probes the downloaded source: rejects what can never succeed, measures what the ladder needs. */
-export async function probeSource(file: string, options: ProbeOptions): Promise<SourceInfo> {
-  const { size } = await stat(file);
+export async function probeSource(source: SourceFile, options: ProbeOptions): Promise<SourceInfo> {
+  const { size } = await stat(source.path);
   if (size === 0) throw new UnrecoverableError("the uploaded file is empty");
   const run = { timeoutMs: options.timeoutMs, signal: options.signal };
-  const probe = await runTool("ffprobe", probeArgs(file), run);
+  const probe = await runTool("ffprobe", probeArgs(source), run);
   if (probe.code !== 0) {
-    const detail = lastLine(probe.stderr).replace(`${file}: `, "");
+    const detail = lastLine(probe.stderr).replace(`${source.path}: `, "");
     throw new UnrecoverableError(`not a readable audio file (${detail || "ffprobe failed"})`);
   }
   let json: ProbeJson;
@@ -157,7 +157,7 @@ export async function probeSource(file: string, options: ProbeOptions): Promise<
   // Summing packets is exact and cheap (0.1 s for 4 min); needed when the bitrate is missing or
   // the duration was guessed from the first frame's bitrate (VBR MP3 without a Xing header).
   if (!facts.lossless && (kbps === undefined || facts.durationEstimated)) {
-    const packets = await runTool("ffprobe", packetArgs(file), run);
+    const packets = await runTool("ffprobe", packetArgs(source), run);
     const summary = packets.code === 0 ? summarisePackets(packets.stdout) : null;
     if (summary) {
       kbps = summary.kbps;

@@ -1,7 +1,18 @@
+import type { AudioFormat } from "@edge-music/contracts";
 import { describe, expect, it } from "vitest";
-import { durationArgs, hlsArgs, opusArgs, packetArgs, probeArgs } from "../src/ffmpeg/args.ts";
+import {
+  DEMUXERS,
+  durationArgs,
+  hlsArgs,
+  opusArgs,
+  packetArgs,
+  probeArgs,
+} from "../src/ffmpeg/args.ts";
 
-const base = { source: "/w/source.mp3", outDir: "/w/out", duration: 241.5 };
+const source = { path: "/w/source.mp3", format: "mp3" as const };
+const base = { source, outDir: "/w/out", duration: 241.5 };
+/** How every run opens the source: its sniffed format's demuxer, local files only. */
+const OPEN_MP3 = ["-protocol_whitelist", "file", "-f", "mp3"];
 
 const HEAD = ["-hide_banner", "-nostdin", "-y"];
 const HLS_FLAGS = [
@@ -28,6 +39,7 @@ describe("hlsArgs", () => {
       "-nostats",
       "-t",
       "241.500000",
+      ...OPEN_MP3,
       "-i",
       "/w/source.mp3",
       "-map",
@@ -65,6 +77,7 @@ describe("hlsArgs", () => {
       "-nostats",
       "-t",
       "241.500000",
+      ...OPEN_MP3,
       "-i",
       "/w/source.mp3",
       "-map",
@@ -129,6 +142,7 @@ describe("opusArgs", () => {
       "-nostats",
       "-t",
       "241.500000",
+      ...OPEN_MP3,
       "-i",
       "/w/source.mp3",
       ...["-map", "0:a:0", "-c:a", "libopus", "-b:a", "128k", "-ar", "48000", "-ac", "2"],
@@ -155,16 +169,64 @@ describe("opusArgs", () => {
 
 describe("ffprobe argv", () => {
   it("probes as JSON with warnings kept, packets as CSV, durations as a bare number", () => {
-    expect(probeArgs("/w/s")).toEqual([
-      ...["-v", "warning", "-print_format", "json", "-show_format", "-show_streams", "/w/s"],
+    const flac = { path: "/w/s", format: "flac" as const };
+    const openFlac = ["-protocol_whitelist", "file", "-f", "flac"];
+    expect(probeArgs(flac)).toEqual([
+      ...["-v", "warning", "-print_format", "json", "-show_format", "-show_streams"],
+      ...[...openFlac, "/w/s"],
     ]);
-    expect(packetArgs("/w/s")).toEqual([
+    expect(packetArgs(flac)).toEqual([
       ...["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=duration_time,size"],
-      ...["-print_format", "csv=p=0", "/w/s"],
+      ...["-print_format", "csv=p=0", ...openFlac, "/w/s"],
     ]);
     expect(durationArgs("/w/o.opus")).toEqual([
       ...["-v", "error", "-show_entries", "format=duration", "-print_format", "csv=p=0"],
       "/w/o.opus",
     ]);
   });
+});
+
+describe("how the source is opened", () => {
+  it("names ffmpeg's demuxer of each sniffed format (ISO media: mov; Opus: ogg)", () => {
+    expect(DEMUXERS).toEqual({
+      mp3: "mp3",
+      wav: "wav",
+      flac: "flac",
+      m4a: "mov",
+      ogg: "ogg",
+      opus: "ogg",
+    });
+  });
+
+  it.each(Object.keys(DEMUXERS) as AudioFormat[])(
+    "%s: every run forces the demuxer and local files only, before the source",
+    (format) => {
+      const file = { path: "/w/source", format };
+      const opened = ["-protocol_whitelist", "file", "-f", DEMUXERS[format]];
+      const runs = {
+        hls: hlsArgs({ ...base, source: file, rungs: [128] }).args,
+        opus: opusArgs({ ...base, source: file, rungs: [128] }),
+        probe: probeArgs(file),
+        packets: packetArgs(file),
+      };
+      for (const [run, args] of Object.entries(runs)) {
+        const at = args.indexOf("/w/source");
+        // Exactly one input, opened as sniffed: ffmpeg reads the path after `-i`, ffprobe last.
+        expect(
+          args.filter((a) => a === "/w/source"),
+          run,
+        ).toHaveLength(1);
+        const before = args.slice(0, at);
+        const options = before.at(-1) === "-i" ? before.slice(0, -1) : before;
+        expect(options.slice(-4), run).toEqual(opened);
+        expect(
+          args.filter((a) => a === "-protocol_whitelist"),
+          run,
+        ).toHaveLength(1);
+        expect(args.filter((a) => a === "-i").length, run).toBe(
+          run === "hls" || run === "opus" ? 1 : 0,
+        );
+      }
+    },
+  );
 });

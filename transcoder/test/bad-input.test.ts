@@ -76,7 +76,12 @@ interface BadInput {
 
 const CASES: BadInput[] = [
   { name: "an empty file", file: "empty.mp3", reason: /^The uploaded file is empty\.$/ },
-  { name: "text named .mp3", file: "notes.mp3", reason: /^Not a readable audio file/ },
+  // Refused by its first bytes, before any ffmpeg run (sniffSource).
+  {
+    name: "text named .mp3",
+    file: "notes.mp3",
+    reason: /^Not a readable audio file \(not MP3, WAV, FLAC, M4A, OGG or Opus\)\.$/,
+  },
   { name: "random bytes", file: "noise.bin.mp3", reason: /^Not a readable audio file/ },
   {
     name: "a video without sound",

@@ -167,8 +167,8 @@ describe("master playlist from a real ffmpeg run", () => {
 
   beforeAll(async () => {
     dir = await tempDir();
-    const source = join(dir.path, "source.flac");
-    await makeAudio(source, 20, ["-c:a", "flac"]);
+    const source = { path: join(dir.path, "source.flac"), format: "flac" as const };
+    await makeAudio(source.path, 20, ["-c:a", "flac"]);
     const outDir = join(dir.path, "out");
     const options = { source, outDir, rungs, duration: 20, timeoutMs: 120_000 };
     loudness = await convert(options);

@@ -1,6 +1,39 @@
 // argv for every ffmpeg and ffprobe run, built by pure functions so the exact flags are unit-tested
 // without running anything. Paths are passed as given; the caller chooses absolute ones.
 
+import type { AudioFormat } from "@edge-music/contracts";
+
+/**
+ * ffmpeg's demuxer for each format an upload may be sniffed as (`ffmpeg -formats`, 5.1): one
+ * demuxer reads the whole ISO media family (`mov,mp4,m4a,3gp,3g2,mj2`), and Opus comes in Ogg
+ * (ffmpeg has an `opus` muxer, no such demuxer).
+ */
+export const DEMUXERS: Record<AudioFormat, string> = {
+  mp3: "mp3",
+  wav: "wav",
+  flac: "flac",
+  m4a: "mov",
+  ogg: "ogg",
+  opus: "ogg",
+};
+
+/** The downloaded source, and the format its first bytes were sniffed as (sniffSource). */
+export interface SourceFile {
+  path: string;
+  format: AudioFormat;
+}
+
+/**
+ * How every run opens the source: with the demuxer of its sniffed format, reading local files
+ * only. A security guard: left to guess, ffmpeg skips an ID3 tag and takes a playlist behind it
+ * for HLS, whose demuxer opens the URLs it lists (local files, and the network if allowed). With
+ * `-f` nothing is guessed; the whitelist refuses every other protocol to whatever would try.
+ * Input options: they go before the source (and its `-i`).
+ */
+function openSource(source: SourceFile): string[] {
+  return ["-protocol_whitelist", "file", "-f", DEMUXERS[source.format]];
+}
+
 /** Seconds, as ffmpeg's -t reads them (microsecond precision, no exponent). */
 const seconds = (value: number) => value.toFixed(6);
 
@@ -19,7 +52,7 @@ const PROGRESS = ["-progress", "pipe:1", "-nostats"];
 const DOWNMIX = ["-rematrix_maxval", "1"];
 
 export interface HlsArgsInput {
-  source: string;
+  source: SourceFile;
   /** Where `hls/<rung>/` folders live; they must exist before the run. */
   outDir: string;
   /** Kbps, ascending; at least one. */
@@ -57,8 +90,9 @@ export function hlsArgs({ source, outDir, rungs, duration }: HlsArgsInput): HlsC
       ...PROGRESS,
       "-t",
       seconds(duration),
+      ...openSource(source),
       "-i",
-      source,
+      source.path,
       ...perRung,
       "-c:a",
       "aac",
@@ -88,7 +122,7 @@ export function hlsArgs({ source, outDir, rungs, duration }: HlsArgsInput): HlsC
 }
 
 export interface OpusArgsInput {
-  source: string;
+  source: SourceFile;
   outDir: string;
   rungs: readonly number[];
   duration: number;
@@ -152,8 +186,9 @@ export function opusArgs({ source, outDir, rungs, duration, waveform }: OpusArgs
     ...PROGRESS,
     "-t",
     seconds(duration),
+    ...openSource(source),
     "-i",
-    source,
+    source.path,
     ...outputs,
     ...(waveform === undefined ? [] : waveformOutput(waveform)),
     "-map",
@@ -168,12 +203,16 @@ export function opusArgs({ source, outDir, rungs, duration, waveform }: OpusArgs
 }
 
 /** Container and streams as JSON; warnings kept (they say when a duration is only an estimate). */
-export function probeArgs(file: string): string[] {
-  return ["-v", "warning", "-print_format", "json", "-show_format", "-show_streams", file];
+export function probeArgs(source: SourceFile): string[] {
+  return [
+    ...["-v", "warning", "-print_format", "json", "-show_format", "-show_streams"],
+    ...openSource(source),
+    source.path,
+  ];
 }
 
 /** Every packet of the first audio stream: `duration_time,size` per line (exact bitrate, duration). */
-export function packetArgs(file: string): string[] {
+export function packetArgs(source: SourceFile): string[] {
   return [
     "-v",
     "error",
@@ -183,7 +222,8 @@ export function packetArgs(file: string): string[] {
     "packet=duration_time,size",
     "-print_format",
     "csv=p=0",
-    file,
+    ...openSource(source),
+    source.path,
   ];
 }
 

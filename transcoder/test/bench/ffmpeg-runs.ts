@@ -3,17 +3,18 @@
 // between processes, and (d)/(e) are exactly our Opus command without and with the waveform.
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { hlsArgs, opusArgs } from "../../src/ffmpeg/args.ts";
+import { hlsArgs, opusArgs, type SourceFile } from "../../src/ffmpeg/args.ts";
 import { runFfmpeg } from "../../src/ffmpeg/run.ts";
 import { probeSource } from "../../src/probe.ts";
 import { selectRungs } from "../../src/rungs.ts";
+import { sniffSource } from "../../src/source-format.ts";
 
 export { makeAudio } from "../support/sources.ts";
 
 const TIMEOUT_MS = 20 * 60_000;
 
-export interface BenchSource {
-  path: string;
+/** The source as the job opens it (its path and sniffed format). */
+export interface BenchSource extends SourceFile {
   /** What the job's probe finds: the same duration bound and ladder for every figure. */
   duration: number;
   rungs: number[];
@@ -21,8 +22,9 @@ export interface BenchSource {
 }
 
 export async function describeSource(path: string): Promise<BenchSource> {
-  const info = await probeSource(path, { timeoutMs: TIMEOUT_MS, maxDurationSeconds: 1800 });
-  return { path, duration: info.duration, rungs: selectRungs(info), codec: info.codec };
+  const file = { path, format: await sniffSource(path) };
+  const info = await probeSource(file, { timeoutMs: TIMEOUT_MS, maxDurationSeconds: 1800 });
+  return { ...file, duration: info.duration, rungs: selectRungs(info), codec: info.codec };
 }
 
 /** A fresh output folder with the `hls/<rung>` and `audio` folders the runs write into. */
@@ -51,7 +53,7 @@ async function timed(
 /** (a) The single HLS ffmpeg run of the job (hlsArgs), alone. Milliseconds. */
 export function bareHls(workRoot: string, source: BenchSource): Promise<number> {
   return timed(workRoot, source, async (outDir) => {
-    const { args, cwd } = hlsArgs({ source: source.path, outDir, ...pick(source) });
+    const { args, cwd } = hlsArgs({ source, outDir, ...pick(source) });
     await runFfmpeg(args, { cwd, timeoutMs: TIMEOUT_MS });
   });
 }
@@ -64,7 +66,7 @@ export function bareHls(workRoot: string, source: BenchSource): Promise<number> 
  */
 export function naivePipeline(workRoot: string, source: BenchSource): Promise<number> {
   return timed(workRoot, source, async (outDir) => {
-    const base = { source: source.path, outDir, duration: source.duration };
+    const base = { source, outDir, duration: source.duration };
     for (const rung of source.rungs) {
       const { args, cwd } = hlsArgs({ ...base, rungs: [rung] });
       await runFfmpeg(args, { cwd, timeoutMs: TIMEOUT_MS });
@@ -92,7 +94,7 @@ export function opusRun(
 ): Promise<number> {
   return timed(workRoot, source, async (outDir) => {
     const waveform = withWaveform ? join(outDir, "waveform.pcm") : undefined;
-    const args = opusArgs({ source: source.path, outDir, ...pick(source), waveform });
+    const args = opusArgs({ source, outDir, ...pick(source), waveform });
     await runFfmpeg(args, { timeoutMs: TIMEOUT_MS });
   });
 }
