@@ -29,6 +29,11 @@ export function pgErrorCode(err: unknown): string | undefined {
   );
 }
 
+/** The DETAIL of a Postgres error, if any (what a function of ours raised it with). */
+export function pgErrorDetail(err: unknown): string | undefined {
+  return findInCauses(err, ({ detail }) => (typeof detail === "string" ? detail : undefined));
+}
+
 /** The constraint (or unique index) a Postgres error names, if any. */
 export function pgConstraint(err: unknown): string | undefined {
   return findInCauses(err, ({ constraint }) =>

@@ -15,6 +15,7 @@ export {
   isConnectionLost,
   pgConstraint,
   pgErrorCode,
+  pgErrorDetail,
   UNIQUE_VIOLATION,
 } from "./errors";
 export * from "./schema";

@@ -6,6 +6,7 @@ export type ErrorCode =
   | "VALIDATION_FAILED"
   | "MALFORMED_REQUEST"
   | "UNAUTHORIZED"
+  | "REAUTHENTICATION_REQUIRED"
   | "FORBIDDEN"
   | "NOT_FOUND"
   | "TRACK_NOT_READY"
@@ -75,6 +76,16 @@ export class ForbiddenError extends AppError {
   }
 }
 
+/**
+ * 403 with its own code: the session is too old to prove the owner by itself; the client asks for
+ * the password and sends it (re-authentication).
+ */
+export class ReauthenticationRequiredError extends AppError {
+  constructor(message: string) {
+    super("REAUTHENTICATION_REQUIRED", message);
+  }
+}
+
 export class NotFoundError extends AppError {
   constructor(message = "Not found.", options: { extensions?: Record<string, unknown> } = {}) {
     super("NOT_FOUND", message, options);
@@ -106,8 +117,8 @@ export class UnsupportedMediaTypeError extends AppError {
 
 export class RateLimitedError extends AppError {
   readonly retryAfterSeconds: number;
-  constructor(retryAfterSeconds: number) {
-    super("RATE_LIMITED", "Too many requests. Try again later.", {
+  constructor(retryAfterSeconds: number, message = "Too many requests. Try again later.") {
+    super("RATE_LIMITED", message, {
       extensions: { retryAfterSeconds },
       headers: { "retry-after": String(retryAfterSeconds) },
     });

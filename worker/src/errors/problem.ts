@@ -19,6 +19,8 @@ export const PROBLEM_TYPES: Record<ErrorCode, { status: number; title: string }>
   VALIDATION_FAILED: { status: 400, title: "Invalid request" },
   MALFORMED_REQUEST: { status: 400, title: "Malformed request" },
   UNAUTHORIZED: { status: 401, title: "Unauthorized" },
+  // Before FORBIDDEN: a bare 403 (HTTPException) maps to the last code of its status.
+  REAUTHENTICATION_REQUIRED: { status: 403, title: "Re-authentication required" },
   FORBIDDEN: { status: 403, title: "Forbidden" },
   // Before NOT_FOUND: a bare 404 (HTTPException) maps to the last code of its status.
   TRACK_NOT_READY: { status: 404, title: "Track not ready" },

@@ -28,7 +28,7 @@ export const openApiDocument = {
       "- Sessions live on the server: signing out, a password reset or a detected refresh-token reuse ends a session at once, whatever the remaining lifetime of its tokens.",
       "- A browser holds one `access_token` at a time (the cookie name is fixed): signing in as an artist replaces a user's access cookie in that browser; the user's refresh cookie stays and can restore it.",
       "- Public routes that show more to an owner (GET /tracks/{id}, GET /playlists/{id}, a track's streams and waveform) need no cookie; but a cookie that is present and invalid or expired answers 401, so that the client refreshes rather than taking its own private or unfinished resource for a missing one.",
-      "- 401 `UNAUTHORIZED`: no, expired or invalid credentials. 403 `FORBIDDEN`: signed in, but as the other kind of account, or not the owner.",
+      "- 401 `UNAUTHORIZED`: no, expired or invalid credentials. 403 `FORBIDDEN`: signed in, but as the other kind of account, or not the owner. 403 `REAUTHENTICATION_REQUIRED`: the change needs the account's password (send it as `password`), since the session signed in too long ago to prove the owner by itself.",
       "- State-changing requests (POST, PUT, PATCH, DELETE) that a browser marks as cross-site (an `Origin` other than the front end's or the service's own, or `Sec-Fetch-Site: cross-site`) answer 403. CORS allows the front end's origin with credentials.",
     ].join("\n"),
   },

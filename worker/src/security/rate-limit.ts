@@ -1,4 +1,4 @@
-import { type HttpDatabase, rateLimits } from "@edge-music/db";
+import { type HttpDatabase, pgErrorCode, pgErrorDetail, rateLimits } from "@edge-music/db";
 import { inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { RateLimitedError } from "../errors/app-error.ts";
@@ -83,6 +83,33 @@ export async function hitLimits(
 }
 
 const DAY = 24 * 60 * 60 * 1000;
+
+/** SQLSTATE of `assert_within_limit` (migration 0015): a limit was over; its batch aborted. */
+export const OVER_LIMIT = "ES429";
+
+/**
+ * The hit of `limit` as a statement that aborts its whole batch when the limit is over (nothing of
+ * the batch is written, this hit included): for the batch that does what the attempt unlocks, so
+ * an attempt that only deserves a verdict late (a code whose password was right) is counted and
+ * judged in that very round trip. Of parallel attempts, only those whose hit stays within the
+ * limit commit. Send the batch through `withinLimits`.
+ */
+export function hitOrAbortQuery(db: HttpDatabase, limit: Limit, now: Date) {
+  const retryAfter = sql`ceil(extract(epoch from hit.window_started_at + make_interval(secs => ${limit.windowSeconds}) - ${now.toISOString()}::timestamptz))::int`;
+  return db.execute(
+    sql`with hit as (${hitQuery(db, limit, now).getSQL()}) select assert_within_limit(hit.hits, ${limit.max}, ${retryAfter}) from hit`,
+  );
+}
+
+/** Sends a batch that holds `hitOrAbortQuery` statements; a limit over answers 429. */
+export async function withinLimits<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    if (pgErrorCode(error) !== OVER_LIMIT) throw error;
+    throw new RateLimitedError(Number(pgErrorDetail(error)) || 1);
+  }
+}
 
 /** Gives back one attempt (it succeeded: only failures should use up a limit). */
 export const refundQuery = (db: HttpDatabase, keys: string[]) =>

@@ -5,10 +5,15 @@ import { describe, expect, it } from "vitest";
 import {
   authPath,
   Client,
+  earlyInAStep,
   KINDS,
+  mailedTo,
   mailedToken,
+  mailedVerificationToken,
+  type Registered,
   registerAccount,
   signInWithProvider,
+  strongPassword,
   totpCode,
   turnOnTwoFactor,
   uniqueEmail,
@@ -180,5 +185,216 @@ describe.each(KINDS)("%s account attacks", (kind) => {
     expect(login.status).toBe(200);
     const me = (await (await account.client.get(`${path}/me`)).json()) as Record<string, unknown>;
     expect(me.twoFactorEnabled).toBe(true);
+  });
+});
+
+/** A recovery step the owner of `account` may take; answers when it is done. */
+type Recovery = (kind: (typeof KINDS)[number], account: Registered) => Promise<void>;
+
+const expectOk = async (response: Response, status = 200) => {
+  if (response.status !== status) {
+    throw new Error(`answered ${response.status}: ${await response.text()}`);
+  }
+};
+
+/** What the change notice tells the owner to do, and what else ends a stolen change. */
+const RECOVERIES: Array<[string, Recovery]> = [
+  [
+    "a password change",
+    async (kind, account) =>
+      expectOk(
+        await account.client.post(`${authPath(kind)}/password/change`, {
+          currentPassword: account.password,
+          newPassword: strongPassword(),
+        }),
+      ),
+  ],
+  [
+    "signing out everywhere",
+    async (kind, account) => expectOk(await account.client.delete(`${authPath(kind)}/sessions`)),
+  ],
+  [
+    "a password reset",
+    async (kind, account) => {
+      const path = authPath(kind);
+      await expectOk(
+        await new Client().post(`${path}/password/forgot`, { email: account.email }),
+        202,
+      );
+      let token: string | undefined;
+      for (let i = 0; i < 50 && !token; i++) {
+        token = await mailedToken(account.email);
+        if (!token) await new Promise((r) => setTimeout(r, 50));
+      }
+      await expectOk(
+        await new Client().post(`${path}/password/reset`, { token, password: strongPassword() }),
+      );
+    },
+  ],
+  ["turning 2FA on", async (kind, account) => void (await turnOnTwoFactor(kind, account))],
+  [
+    "turning 2FA off",
+    async (kind, account) => {
+      const { secret } = await turnOnTwoFactor(kind, account);
+      await earlyInAStep();
+      await expectOk(
+        await account.client.post(`${authPath(kind)}/2fa/disable`, {
+          password: account.password,
+          code: await totpCode(secret, 1),
+        }),
+      );
+    },
+  ],
+  [
+    "new recovery codes",
+    async (kind, account) => {
+      const { secret } = await turnOnTwoFactor(kind, account);
+      await earlyInAStep();
+      await expectOk(
+        await account.client.post(`${authPath(kind)}/2fa/recovery-codes`, {
+          password: account.password,
+          code: await totpCode(secret, 1),
+        }),
+      );
+    },
+  ],
+];
+
+describe.each(KINDS)("%s email-change takeover", (kind) => {
+  const path = authPath(kind);
+
+  it.each(RECOVERIES)(
+    "a change link asked by whoever had the password dies with %s, and so do verification links",
+    async (_, recover) => {
+      const owner = await registerAccount(kind);
+      const registrationLink = await mailedVerificationToken(owner.email);
+      // The attacker signs in with the stolen password and asks to move the account.
+      const attacker = new Client();
+      await expectOk(
+        await attacker.post(`${path}/login`, { email: owner.email, password: owner.password }),
+      );
+      const theirs = uniqueEmail();
+      await expectOk(
+        await attacker.post(`${path}/email/change`, { email: theirs, password: owner.password }),
+        202,
+      );
+      const link = await mailedVerificationToken(theirs);
+      // The notice tells the owner that signing out everywhere cancels it.
+      const notices = await mailedTo(owner.email);
+      expect(notices.at(-1)?.text).toMatch(/sign(ing)? out everywhere[^.]*cancels/i);
+
+      await recover(kind, owner);
+
+      for (const token of [link, registrationLink]) {
+        const opened = await new Client().post(`${path}/email/verify`, { token });
+        await expectProblem(opened, 400, "VALIDATION_FAILED");
+      }
+      // The account kept its address: the attacker's address signs nothing in.
+      const moved = await new Client().post(`${path}/login`, {
+        email: theirs,
+        password: owner.password,
+      });
+      await expectProblem(moved, 401, "UNAUTHORIZED");
+    },
+  );
+
+  it("a stranger who registered the owner's address first loses the change link they kept once the owner resets the password", async () => {
+    // The stranger registers the owner's address (unproven) and asks to move it to their own.
+    const stranger = await registerAccount(kind);
+    const theirs = uniqueEmail();
+    await expectOk(
+      await stranger.client.post(`${path}/email/change`, {
+        email: theirs,
+        password: stranger.password,
+      }),
+      202,
+    );
+    const link = await mailedVerificationToken(theirs);
+    // The real owner of the address adopts the account through a reset link.
+    await RECOVERIES[2]?.[1](kind, stranger);
+    await expectProblem(
+      await new Client().post(`${path}/email/verify`, { token: link }),
+      400,
+      "VALIDATION_FAILED",
+    );
+    const forgot = await new Client().post(`${path}/password/forgot`, { email: theirs });
+    expect(forgot.status).toBe(202);
+    expect(await mailedToken(theirs)).toBeUndefined();
+  });
+});
+
+describe.each(KINDS)("%s second-factor lockout", (kind) => {
+  const path = authPath(kind);
+
+  /** 40 sign-ins with a wrong password and a made-up code, from one network, one at a time. */
+  async function guessCodesWithoutThePassword(email: string) {
+    const attacker = uniqueIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const guess = await new Client(attacker).post(`${path}/login`, {
+        email,
+        password: `wrong-${i}`,
+        code: String(100000 + i),
+      });
+      statuses.push(guess.status);
+    }
+    // The network's sign-in limit stops it after 10 failures; none of it touched the codes.
+    expect(statuses.filter((s) => s === 401)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30);
+  }
+
+  it("codes guessed without the password leave the owner's sign-ins alone: a code, a recovery code, a provider's 2fa/complete", async () => {
+    const owner = await registerAccount(kind);
+    const verification = await mailedVerificationToken(owner.email);
+    await expectOk(await new Client().post(`${path}/email/verify`, { token: verification }));
+    const { secret, recoveryCodes } = await turnOnTwoFactor(kind, owner);
+    await guessCodesWithoutThePassword(owner.email);
+
+    const signIn = (code: string) =>
+      new Client().post(`${path}/login`, { email: owner.email, password: owner.password, code });
+    expect((await signIn(await totpCode(secret, 1))).status).toBe(200);
+    expect((await signIn(recoveryCodes[0] ?? "")).status).toBe(200);
+    const throughProvider = await signInWithProvider(kind, new Client(), { email: owner.email });
+    const completed = await throughProvider.post(`${path}/2fa/complete`, {
+      code: recoveryCodes[1],
+    });
+    expect(completed.status).toBe(200);
+  });
+
+  it("codes guessed without the password leave the owner's re-authentication with a code alone", async () => {
+    const owner = await registerAccount(kind);
+    const { secret } = await turnOnTwoFactor(kind, owner);
+    await guessCodesWithoutThePassword(owner.email);
+    const renewed = await owner.client.post(`${path}/2fa/recovery-codes`, {
+      password: owner.password,
+      code: await totpCode(secret, 1),
+    });
+    expect(renewed.status).toBe(200);
+  });
+
+  it("codes sent in parallel with the right password: at most 5 get a verdict, even a right one past them", async () => {
+    const owner = await registerAccount(kind);
+    const { secret } = await turnOnTwoFactor(kind, owner);
+    const right = await totpCode(secret, 1);
+    const tries = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        new Client().post(`${path}/login`, {
+          email: owner.email,
+          password: owner.password,
+          code: String(100000 + i),
+        }),
+      ),
+    );
+    const statuses = tries.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(7);
+    // The limit is spent: the right code waits too, and says for how long.
+    const late = await new Client().post(`${path}/login`, {
+      email: owner.email,
+      password: owner.password,
+      code: right,
+    });
+    await expectProblem(late, 429, "RATE_LIMITED");
+    expect(Number(late.headers.get("retry-after"))).toBeGreaterThan(800);
   });
 });

@@ -2,22 +2,20 @@
 // signed-in caller proves again to be the account's owner, in the change's first round trip.
 import { eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { ConflictError, ForbiddenError, ValidationError } from "../../errors/app-error.ts";
+import {
+  ConflictError,
+  ForbiddenError,
+  ReauthenticationRequiredError,
+  ValidationError,
+} from "../../errors/app-error.ts";
 import { verifyPassword } from "../../security/password.ts";
 import type { Principal } from "../../security/principal.ts";
-import {
-  hitQuery,
-  judgeHits,
-  type Limit,
-  refundQuery,
-  signInLimits,
-} from "../../security/rate-limit.ts";
+import { hitQuery, judgeHits, type Limit, signInLimits } from "../../security/rate-limit.ts";
 import type { AuthContext } from "./shared.ts";
 import {
   accountWithSecretQuery,
-  proveSecondFactor,
+  proveCodeAfterPassword,
   type SecondFactorProof,
-  secondFactorLimits,
 } from "./two-factor/second-factor.ts";
 
 /** How recent a sign-in proves the owner of an account without a password (OAuth only). */
@@ -35,11 +33,20 @@ export interface ReauthOptions {
   /** The change also needs a current TOTP code when the account has 2FA on (email, deletion). */
   codeWhenEnabled?: boolean;
   /**
+   * The specification's body has no password (turning 2FA on or off): within
+   * REAUTH_FRESH_SECONDS of signing in, the session proves the owner without it; later, 403
+   * REAUTHENTICATION_REQUIRED tells the client to send it.
+   */
+  passwordWhenStale?: boolean;
+  /**
    * The change's own limits (how often it may be asked for), counted in the same round trip and
    * judged once the caller is proven: a 429 then still gives the sign-in counters back.
    */
   limits?: Limit[];
 }
+
+/** Added to REAUTH_RULES where the specification's body has no password (2FA on and off). */
+export const REAUTH_PASSWORD_WHEN_STALE = `The specification's body (no \`password\`) is accepted within ${REAUTH_FRESH_SECONDS / 60} minutes of signing in (the session's start: a refresh does not renew it); later, an account with a password that sends none gets 403 \`REAUTHENTICATION_REQUIRED\` and sends the request again with \`password\`.`;
 
 /** Added to REAUTH_RULES where a change also needs the second factor of an account that has it. */
 export const REAUTH_CODE_WHEN_ENABLED =
@@ -48,11 +55,11 @@ export const REAUTH_CODE_WHEN_ENABLED =
 export const REAUTH_RULES = `Re-authentication: an account with a password sends \`password\` (a wrong one counts as a failed sign-in and answers 400 \`wrong_password\`); an account that signs in only through an identity provider sends a current TOTP \`code\` when it has 2FA, or acts within ${REAUTH_FRESH_SECONDS / 60} minutes of signing in (else 403: sign in again).`;
 
 /**
- * One round trip: the attempt counted against the sign-in limits (and the code limits when a
- * code is sent), the account, its 2FA secret and the session's start read. Then the password
- * hash and the code are checked here. Answers the statements the change must send FIRST in its
- * next batch (the counters given back; the code used up, aborting that batch if another request
- * used it first).
+ * One round trip: the attempt counted against the sign-in limits, the account, its 2FA secret
+ * and the session's start read. Then the password hash and the code are checked here (a code is
+ * counted only once the password is right). Answers the statements the change must send FIRST in
+ * its next batch through `withSecondFactor` (the counters given back; the code counted and used
+ * up, aborting that batch past its limit or if another request used it first).
  */
 export async function reauthenticate(
   ctx: AuthContext,
@@ -69,9 +76,9 @@ export async function reauthenticate(
     ctx.ip,
   );
   const loginLimits = signInCounters.limits;
-  const codeLimits = proof.code ? secondFactorLimits(ctx, principal.id) : [];
   const changeLimits = options.limits ?? [];
-  const limits = [...loginLimits, ...codeLimits, ...changeLimits];
+  // A code is counted only once the password is checked (proveCodeAfterPassword).
+  const limits = [...loginLimits, ...changeLimits];
   const results = (await db.batch([
     ...limits.map((limit) => hitQuery(db, limit, ctx.now)),
     accountWithSecretQuery(ctx, eq(principals.id, principal.id)),
@@ -88,7 +95,15 @@ export async function reauthenticate(
   if (options.codeRequired && row.enabledAt === null)
     throw new ConflictError("2FA is not enabled.");
   const forgive = signInCounters.forgive(db, row.email);
-  if (row.passwordHash) {
+  const fresh = session.createdAt.getTime() >= ctx.now.getTime() - REAUTH_FRESH_SECONDS * 1000;
+  const waived = options.passwordWhenStale === true && fresh && !proof.password;
+  if (row.passwordHash && !waived) {
+    if (!proof.password && options.passwordWhenStale) {
+      await db.batch(forgive);
+      throw new ReauthenticationRequiredError(
+        `Confirm it is you: send the account's password (\`password\`); without it this works only within ${REAUTH_FRESH_SECONDS / 60} minutes of signing in.`,
+      );
+    }
     if (!proof.password) {
       throw new ValidationError([
         {
@@ -106,18 +121,20 @@ export async function reauthenticate(
   }
   const needsCode =
     options.codeRequired === true || (options.codeWhenEnabled === true && row.enabledAt !== null);
-  const fresh = session.createdAt.getTime() >= ctx.now.getTime() - REAUTH_FRESH_SECONDS * 1000;
   let codeProof: SecondFactorProof | undefined;
+  // Once the code is handed over, its check gives the counters back itself when it fails.
+  let handedOver = false;
   try {
-    judgeHits(changeLimits, hits.slice(loginLimits.length + codeLimits.length), ctx.now);
+    judgeHits(changeLimits, hits.slice(loginLimits.length), ctx.now);
     if (proof.code && row.enabledAt && row.secretCiphertext) {
-      judgeHits(codeLimits, hits.slice(loginLimits.length), ctx.now);
-      codeProof = await proveSecondFactor(
+      handedOver = true;
+      codeProof = await proveCodeAfterPassword(
         ctx,
         principal.id,
         { ...row, secretCiphertext: row.secretCiphertext },
         proof.code,
         { allowRecoveryCode: false, secret: "enabled" },
+        forgive,
       );
     } else if (needsCode) {
       throw new ValidationError([
@@ -134,18 +151,9 @@ export async function reauthenticate(
     }
   } catch (error) {
     // The password was right (or not asked for): its counters are given back all the same.
-    await db.batch(forgive);
+    if (!handedOver) await db.batch(forgive);
     throw error;
   }
-  // A code sent where none was checked was no attempt.
-  const unusedCode =
-    proof.code && !codeProof
-      ? [
-          refundQuery(
-            db,
-            codeLimits.map((limit) => limit.key),
-          ),
-        ]
-      : [];
-  return { first: [...(codeProof ?? []), ...forgive, ...unusedCode] };
+  // A code sent where none was checked was no attempt: it was never counted.
+  return { first: [...(codeProof ?? []), ...forgive] };
 }

@@ -1,7 +1,7 @@
 // Proving an address: a single-use link mailed to it (24 hours), which verifies it for the account
 // or moves the account to it (an email change).
 import { pgErrorCode, UNIQUE_VIOLATION } from "@edge-music/db";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { alias } from "drizzle-orm/pg-core";
 import { sendMail } from "../../../connections/mail.ts";
@@ -11,6 +11,7 @@ import type { Principal } from "../../../security/principal.ts";
 import { hitLimits, type Limit } from "../../../security/rate-limit.ts";
 import { type ReauthProof, reauthenticate } from "../reauth.ts";
 import type { AuthContext } from "../shared.ts";
+import { withSecondFactor } from "../two-factor/second-factor.ts";
 
 export const EMAIL_TOKEN_TTL_SECONDS = 24 * 60 * 60;
 
@@ -59,6 +60,28 @@ export async function verificationToken(
   };
   return { insert, mail };
 }
+
+/**
+ * Ends every outstanding link of the account mailed for its address (verification and change),
+ * as a statement to send in the same batch as a step that recovers the account: a password change
+ * or reset, signing out everywhere, turning 2FA on or off, new recovery codes. Whoever asked for a
+ * change with a stolen password (or registered the address before its owner) keeps nothing that
+ * could move the account later.
+ */
+export function endEmailLinks(
+  ctx: Pick<AuthContext, "db" | "account" | "now">,
+  principalId: string,
+) {
+  const tokens = ctx.account.auth.emailTokens;
+  return ctx.db
+    .update(tokens)
+    .set({ usedAt: ctx.now })
+    .where(and(eq(tokens.principalId, principalId), isNull(tokens.usedAt)));
+}
+
+/** How the document says it, on every step that calls endEmailLinks. */
+export const EMAIL_LINKS_END =
+  "Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled.";
 
 const INVALID_TOKEN = () =>
   new ValidationError([
@@ -165,15 +188,17 @@ export async function requestEmailChange(
   });
   const change = await verificationToken(ctx, principal.id, input.email, "change");
   const taken = alias(principals, "taken");
-  const results = (await ctx.db.batch([
-    ...first,
-    ctx.db
-      .select({ email: principals.email, taken: taken.id })
-      .from(principals)
-      .leftJoin(taken, eq(taken.email, input.email))
-      .where(eq(principals.id, principal.id)),
-    change.insert,
-  ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]])) as unknown[];
+  const results = (await withSecondFactor(() =>
+    ctx.db.batch([
+      ...first,
+      ctx.db
+        .select({ email: principals.email, taken: taken.id })
+        .from(principals)
+        .leftJoin(taken, eq(taken.email, input.email))
+        .where(eq(principals.id, principal.id)),
+      change.insert,
+    ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]]),
+  )) as unknown[];
   const [row] = results.at(-2) as Array<{ email: string; taken: string | null }>;
   if (!row) throw new ConflictError("The account no longer exists.");
   if (row.email === input.email) {
@@ -187,7 +212,7 @@ export async function requestEmailChange(
     sendMail(ctx.env, ctx.log, {
       to: row.email,
       subject: "A change of your Edge Music email address was asked for",
-      text: `Someone signed in to your Edge Music ${ctx.account.name} account asked to move it to ${input.email}. A link went to that address; nothing changes until it is opened.\n\nIf it was not you, change your password and end the account's other sessions now.`,
+      text: `Someone signed in to your Edge Music ${ctx.account.name} account asked to move it to ${input.email}. A link went to that address; nothing changes until it is opened.\n\nIf it was not you, change your password and sign out everywhere now: signing out everywhere (or changing the password) cancels the change, and the link stops working.`,
     }),
   );
   return {

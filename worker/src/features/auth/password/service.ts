@@ -11,6 +11,7 @@ import {
   hitQuery,
   signInLimits,
 } from "../../../security/rate-limit.ts";
+import { endEmailLinks } from "../email/service.ts";
 import type { AuthContext } from "../shared.ts";
 
 export const RESET_TOKEN_TTL_SECONDS = 60 * 60;
@@ -95,10 +96,11 @@ export async function resetPassword(ctx: AuthContext, token: string, password: s
   const passwordHash = await hashPassword(password);
   // One statement (one round trip, atomic): the token is claimed once; for the account that held
   // it the password is set, the address counts as proven (the link arrived), its other links die
-  // and every session ends. A second request with the same token claims nothing and changes nothing.
+  // (reset links, and every verification or change link: a stranger who registered the address
+  // first keeps no change link once its owner adopts the account) and every session ends. A second request with the same token claims nothing and changes nothing.
   const now = ctx.now.toISOString();
   const column = (c: { name: string }) => sql.identifier(c.name);
-  const { sessions } = auth;
+  const { sessions, emailTokens } = auth;
   const result = await ctx.db.execute(sql`
     with claimed as (
       update ${tokens} set ${column(tokens.usedAt)} = ${now}::timestamptz
@@ -114,6 +116,10 @@ export async function resetPassword(ctx: AuthContext, token: string, password: s
       update ${tokens} set ${column(tokens.usedAt)} = ${now}::timestamptz
       where ${column(tokens.principalId)} in (select principal_id from claimed)
         and ${column(tokens.usedAt)} is null and ${column(tokens.tokenHash)} <> ${tokenHash}
+    ), email_links as (
+      update ${emailTokens} set ${column(emailTokens.usedAt)} = ${now}::timestamptz
+      where ${column(emailTokens.principalId)} in (select principal_id from claimed)
+        and ${column(emailTokens.usedAt)} is null
     ), ended as (
       delete from ${sessions} where ${column(sessions.principalId)} in (select principal_id from claimed)
     )
@@ -196,6 +202,7 @@ export async function changePassword(
     db
       .delete(sessions)
       .where(and(eq(sessions.principalId, principal.id), ne(sessions.id, principal.sessionId))),
+    endEmailLinks(ctx, principal.id),
   ]);
   if (changed.length === 0) {
     throw new ConflictError("The password was changed by another request meanwhile; try again.");

@@ -1,7 +1,12 @@
 import { pgConstraint, pgErrorCode, UNIQUE_VIOLATION } from "@edge-music/db";
 import { eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { ConflictError, NotFoundError, UnauthorizedError } from "../../../errors/app-error.ts";
+import {
+  ConflictError,
+  NotFoundError,
+  RateLimitedError,
+  UnauthorizedError,
+} from "../../../errors/app-error.ts";
 import type { SessionTokens } from "../../../security/cookies.ts";
 import { hashPassword, spendVerifyTime, verifyPassword } from "../../../security/password.ts";
 import {
@@ -9,8 +14,6 @@ import {
   type Hit,
   hitLimits,
   hitQuery,
-  judgeHits,
-  refundQuery,
   signInLimits,
 } from "../../../security/rate-limit.ts";
 import { sessionInsert, signSessionTokens } from "../../../security/sessions.ts";
@@ -18,8 +21,7 @@ import { verificationToken } from "../email/service.ts";
 import type { AuthContext } from "../shared.ts";
 import {
   accountWithSecretQuery,
-  proveSecondFactor,
-  type SecondFactorProof,
+  proveCodeAfterPassword,
   withSecondFactor,
 } from "../two-factor/second-factor.ts";
 
@@ -133,48 +135,31 @@ export interface LoginInput {
 /**
  * Password first, then (for 2FA accounts) the code. The same 401 for an unknown email, an account
  * without a password (OAuth only) and a wrong password, in the same time: no account enumeration.
- * Two round trips whatever the account: the attempt counted with the account (and its 2FA secret)
- * read; after the password hash, the counters given back, the code used up and the session
- * opened in one batch.
+ * A code counts against the code limits only once its password is right (whoever guesses the
+ * password cannot spend the owner's code attempts and lock the owner out). Two round trips
+ * whatever the account: the attempt counted with the account (and its 2FA secret) read; after the
+ * password hash, the counters given back, the code counted and used up, and the session opened in
+ * one batch.
  */
 export async function login(ctx: AuthContext, input: LoginInput): Promise<LoginResult> {
   const { db } = ctx;
   const { principals } = ctx.account;
   const signInCounters = signInLimits(ctx.account.name, input.email, ctx.ip);
   const loginLimits = signInCounters.limits;
-  // A code counts against the code limits of the account, found by its email in the same
-  // statement (an unknown email counts against a key of its own, given back below like any
-  // attempt whose password is wrong).
-  const accountCodeKey = sql`coalesce(${`2fa:${ctx.account.name}:account:`} || (select ${principals.id}::text from ${principals} where ${principals.email} = ${input.email}), ${`login-code:${ctx.account.name}:${input.email}`})`;
-  const codeLimits = input.code
-    ? [
-        { ...AUTH_LIMITS.codePerAccount(ctx.account.name, "?"), keySql: accountCodeKey },
-        AUTH_LIMITS.codePerIp(ctx.ip),
-      ]
-    : [];
   // Counted before the check, so parallel guesses cannot outrun the limit; given back on success.
   // The account and its secret are read in the same round trip.
   const [hits, account] = splitLast(
     (await db.batch([
-      ...[...loginLimits, ...codeLimits].map((limit) => hitQuery(db, limit, ctx.now)),
+      ...loginLimits.map((limit) => hitQuery(db, limit, ctx.now)),
       accountWithSecretQuery(ctx, eq(principals.email, input.email)),
     ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]])) as unknown[],
   );
-  signInCounters.judge(hits.slice(0, loginLimits.length) as Hit[], ctx.now);
+  signInCounters.judge(hits as Hit[], ctx.now);
   const [row] = account as Awaited<ReturnType<typeof accountWithSecretQuery>>;
   const valid = row?.passwordHash
     ? await verifyPassword(row.passwordHash, input.password)
     : await spendVerifyTime(input.password);
-  // Whoever does not know the password has not tried a code: its count is given back (and its
-  // limit never judged, so a 429 never tells that the account exists).
-  const codeKeys = row
-    ? [`2fa:${ctx.account.name}:account:${row.id}`, AUTH_LIMITS.codePerIp(ctx.ip).key]
-    : [`login-code:${ctx.account.name}:${input.email}`, AUTH_LIMITS.codePerIp(ctx.ip).key];
-  const giveCodeBack = input.code ? [refundQuery(db, codeKeys)] : [];
-  if (!row || !valid) {
-    if (input.code) await db.batch([refundQuery(db, codeKeys)]);
-    throw new UnauthorizedError("The email or the password is wrong.");
-  }
+  if (!row || !valid) throw new UnauthorizedError("The email or the password is wrong.");
   // The password was right: not a failed sign-in, whatever the second factor says.
   const forgive = signInCounters.forgive(db, input.email);
   if (row.enabledAt && row.secretCiphertext) {
@@ -182,25 +167,25 @@ export async function login(ctx: AuthContext, input: LoginInput): Promise<LoginR
       await db.batch(forgive);
       return { status: "two-factor-required" };
     }
-    let proof: SecondFactorProof;
+    // A wrong code is counted with the password's counters given back, in one round trip.
+    const proof = await proveCodeAfterPassword(
+      ctx,
+      row.id,
+      { ...row, secretCiphertext: row.secretCiphertext },
+      input.code,
+      { allowRecoveryCode: true, secret: "enabled" },
+      forgive,
+    );
     try {
-      judgeHits(codeLimits, hits.slice(loginLimits.length) as Hit[], ctx.now);
-      proof = await proveSecondFactor(
-        ctx,
-        row.id,
-        { ...row, secretCiphertext: row.secretCiphertext },
-        input.code,
-        { allowRecoveryCode: true, secret: "enabled" },
-      );
+      return { status: "signed-in", ...(await signIn(ctx, row.id, [...forgive, ...proof])) };
     } catch (error) {
-      // A wrong or limited code: the password's counters are still given back.
-      await db.batch(forgive);
+      // The code's limit aborted the batch: the password's counters are still given back.
+      if (error instanceof RateLimitedError) await db.batch(forgive);
       throw error;
     }
-    return { status: "signed-in", ...(await signIn(ctx, row.id, [...forgive, ...proof])) };
   }
-  // No second factor to check: a code sent anyway was no attempt.
-  return { status: "signed-in", ...(await signIn(ctx, row.id, [...forgive, ...giveCodeBack])) };
+  // No second factor to check: a code sent anyway was no attempt (it was never counted).
+  return { status: "signed-in", ...(await signIn(ctx, row.id, forgive)) };
 }
 
 const splitLast = <T>(items: T[]): [T[], T] => [items.slice(0, -1), items.at(-1) as T];

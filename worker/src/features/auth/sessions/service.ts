@@ -5,6 +5,7 @@ import { and, desc, eq, gt, ne, sql } from "drizzle-orm";
 import { NotFoundError } from "../../../errors/app-error.ts";
 import type { Principal } from "../../../security/principal.ts";
 import { SESSION_IDLE_SECONDS } from "../../../security/tokens.ts";
+import { endEmailLinks } from "../email/service.ts";
 import type { AuthContext } from "../shared.ts";
 
 export interface SessionView {
@@ -72,13 +73,19 @@ export async function endOwnSession(
   if (ended.length === 0) throw new NotFoundError("No such session of yours.");
 }
 
-/** Ends every session of the account but the caller's; answers how many ended. */
+/**
+ * Ends every session of the account but the caller's, and every link mailed for its address (an
+ * email change asked from a stolen session dies with it), in one batch; answers how many ended.
+ */
 export async function endOtherSessions(ctx: AuthContext, principal: Principal): Promise<number> {
   const { sessions } = ctx.account.auth;
-  const ended = await ctx.db
-    .delete(sessions)
-    .where(and(eq(sessions.principalId, principal.id), ne(sessions.id, principal.sessionId)))
-    .returning({ id: sessions.id });
+  const [ended] = await ctx.db.batch([
+    ctx.db
+      .delete(sessions)
+      .where(and(eq(sessions.principalId, principal.id), ne(sessions.id, principal.sessionId)))
+      .returning({ id: sessions.id }),
+    endEmailLinks(ctx, principal.id),
+  ]);
   return ended.length;
 }
 

@@ -2,13 +2,20 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { UnauthorizedError } from "../../../errors/app-error.ts";
 import { operationKind } from "../../../openapi/operation-id.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
-import { json, jsonBody, newRouter, withHeaders } from "../../../openapi/router.ts";
+import {
+  json,
+  jsonBody,
+  newRouter,
+  optionalJsonBody,
+  withHeaders,
+} from "../../../openapi/router.ts";
 import type { AccountKind } from "../../../security/account-kinds.ts";
 import { bindAccount } from "../../../security/account-kinds.ts";
 import { clearFlowCookie, readFlowCookie, setSessionCookies } from "../../../security/cookies.ts";
 import { publicRoute, signedIn } from "../../../security/guard.ts";
+import { EMAIL_LINKS_END } from "../email/service.ts";
 import { readPendingTwoFactor } from "../oauth/service.ts";
-import { REAUTH_RULES } from "../reauth.ts";
+import { REAUTH_PASSWORD_WHEN_STALE, REAUTH_RULES } from "../reauth.ts";
 import {
   accountDto,
   CodeBody,
@@ -42,8 +49,8 @@ export function twoFactorRoutes(kind: AccountKind) {
     tags,
     ...signedIn(kind.name),
     summary: "Start setting up 2FA (TOTP)",
-    description: `Returns a new secret as a QR code (PNG, base64), as an otpauth:// URI and in base32 for manual entry. 2FA is not active until 2fa/verify accepts a code. Calling it again before verifying replaces the secret. 409 when 2FA is already on. ${REAUTH_RULES}`,
-    request: jsonBody(ReauthBody),
+    description: `Returns a new secret as a QR code (PNG, base64), as an otpauth:// URI and in base32 for manual entry. 2FA is not active until 2fa/verify accepts a code. Calling it again before verifying replaces the secret. 409 when 2FA is already on. The body may be left out. ${REAUTH_RULES} ${REAUTH_PASSWORD_WHEN_STALE}`,
+    request: optionalJsonBody(ReauthBody),
     responses: {
       200: json(TwoFactorSetupDto, "The secret."),
       ...problemResponses(400, 401, 403, 409, 415, 429),
@@ -57,7 +64,7 @@ export function twoFactorRoutes(kind: AccountKind) {
     tags,
     ...signedIn(kind.name),
     summary: "Turn 2FA on with a first code",
-    description: `A current code from the authenticator turns 2FA on and returns 10 single-use recovery codes (shown only here; 80 bits each). Codes of the previous, current and next 30-second step are accepted, each once. Every other session of the account ends. ${CODE_LIMITS}`,
+    description: `A current code from the authenticator turns 2FA on and returns 10 single-use recovery codes (shown only here; 80 bits each). Codes of the previous, current and next 30-second step are accepted, each once. Every other session of the account ends. ${EMAIL_LINKS_END} ${CODE_LIMITS}`,
     request: jsonBody(CodeBody),
     responses: {
       200: json(RecoveryCodesDto, "2FA is on."),
@@ -72,7 +79,7 @@ export function twoFactorRoutes(kind: AccountKind) {
     tags,
     ...signedIn(kind.name),
     summary: "Turn 2FA off",
-    description: `Needs a current TOTP code (not a recovery code) and, for an account with a password, the password. Removes the secret and the recovery codes; every other session of the account ends. 409 when 2FA is off. ${CODE_LIMITS} ${REAUTH_RULES}`,
+    description: `Needs a current TOTP code (not a recovery code) and, for an account with a password, the password. Removes the secret and the recovery codes; every other session of the account ends. ${EMAIL_LINKS_END} 409 when 2FA is off. ${CODE_LIMITS} ${REAUTH_RULES} ${REAUTH_PASSWORD_WHEN_STALE}`,
     request: jsonBody(ReauthWithCodeBody),
     responses: {
       200: json(z.object({ twoFactorEnabled: z.literal(false) }), "2FA is off."),
@@ -87,7 +94,7 @@ export function twoFactorRoutes(kind: AccountKind) {
     tags,
     ...signedIn(kind.name),
     summary: "New recovery codes",
-    description: `Replaces the recovery codes with 10 new ones (shown only here); the old ones stop working. Needs a current TOTP code and, for an account with a password, the password. Every other session of the account ends. 409 when 2FA is off. ${CODE_LIMITS} ${REAUTH_RULES}`,
+    description: `Replaces the recovery codes with 10 new ones (shown only here); the old ones stop working. Needs a current TOTP code and, for an account with a password, the password. Every other session of the account ends. ${EMAIL_LINKS_END} 409 when 2FA is off. ${CODE_LIMITS} ${REAUTH_RULES}`,
     request: jsonBody(ReauthWithCodeBody),
     responses: {
       200: json(RecoveryCodesDto, "The new codes."),
@@ -113,7 +120,8 @@ export function twoFactorRoutes(kind: AccountKind) {
   return newRouter()
     .openapi(enable, async (c) => {
       const ctx = bindAccount(c.var.deps, kind);
-      return c.json(await enableTwoFactor(ctx, c.var.deps.principal, c.req.valid("json")), 200);
+      const proof = c.req.valid("json") ?? {};
+      return c.json(await enableTwoFactor(ctx, c.var.deps.principal, proof), 200);
     })
     .openapi(verify, async (c) => {
       const { code } = c.req.valid("json");

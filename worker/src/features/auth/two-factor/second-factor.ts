@@ -17,8 +17,12 @@ import {
   AUTH_LIMITS,
   clearQuery,
   hitLimits,
+  hitOrAbortQuery,
+  hitQuery,
+  judgeHits,
   type Limit,
   refundQuery,
+  withinLimits,
 } from "../../../security/rate-limit.ts";
 import { matchTotp } from "../../../security/totp.ts";
 import type { AuthContext } from "../shared.ts";
@@ -147,12 +151,86 @@ export async function proveSecondFactor(
   code: string,
   options: Pick<SecondFactorOptions, "allowRecoveryCode" | "secret">,
 ): Promise<SecondFactorProof> {
-  const pending = options.secret === "pending";
-  if (!row || (row.enabledAt === null) !== pending) throw new UnauthorizedError(WRONG_CODE);
-  const { twoFactor, recoveryCodes } = ctx.account.auth;
-  const [accountLimit, ipLimit] = secondFactorLimits(ctx, principalId) as [Limit, Limit];
-  const forgive = [clearQuery(ctx.db, [accountLimit.key]), refundQuery(ctx.db, [ipLimit.key])];
+  const claim = await codeClaim(ctx, principalId, row, code, options);
+  if (!claim) throw new UnauthorizedError(WRONG_CODE);
+  return [claimStatement(ctx, claim), ...forgiveCode(ctx, principalId)];
+}
+
+/**
+ * A code sent with a password that was just verified (sign-in, re-authentication). Its attempt is
+ * counted only now, so whoever does not know the password never spends the owner's code attempts
+ * (nor is told anything by a 429). A wrong code is counted at once, in one round trip with
+ * `alsoOnFailure` (what the caller gives back of the password's counters), and answers 401, or
+ * 429 past the limit. A right one answers the proof to send first in the caller's next batch: it
+ * counts the attempt and aborts that batch past the limit (429), so of codes sent in parallel only
+ * as many as the limit allows ever get a verdict, right or wrong. Send that batch through
+ * `withSecondFactor`.
+ */
+export async function proveCodeAfterPassword(
+  ctx: AuthContext,
+  principalId: string,
+  row: SecretRow | undefined,
+  code: string,
+  options: Pick<SecondFactorOptions, "allowRecoveryCode" | "secret">,
+  alsoOnFailure: readonly BatchItem<"pg">[],
+): Promise<SecondFactorProof> {
+  const { db } = ctx;
+  const limits = secondFactorLimits(ctx, principalId);
   let claim: SQL | undefined;
+  try {
+    claim = await codeClaim(ctx, principalId, row, code, options);
+  } catch (error) {
+    if (alsoOnFailure.length > 0) await db.batch(asBatch(alsoOnFailure));
+    throw error;
+  }
+  if (!claim) {
+    const results = (await db.batch(
+      asBatch([...alsoOnFailure, ...limits.map((limit) => hitQuery(db, limit, ctx.now))]),
+    )) as unknown[];
+    judgeHits(
+      limits,
+      results.slice(alsoOnFailure.length) as Parameters<typeof judgeHits>[1],
+      ctx.now,
+    );
+    throw new UnauthorizedError(WRONG_CODE);
+  }
+  const [accountHit, ...otherHits] = limits.map((limit) => hitOrAbortQuery(db, limit, ctx.now));
+  // The hits first: past the limit the batch aborts before the claim tells anything.
+  return [
+    accountHit as BatchItem<"pg">,
+    ...otherHits,
+    claimStatement(ctx, claim),
+    ...forgiveCode(ctx, principalId),
+  ];
+}
+
+const asBatch = (items: readonly BatchItem<"pg">[]) =>
+  items as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]];
+
+/** A right code gives its attempt back: the account's count is cleared, the network's refunded. */
+function forgiveCode(ctx: AuthContext, principalId: string) {
+  const [accountLimit, ipLimit] = secondFactorLimits(ctx, principalId) as [Limit, Limit];
+  return [clearQuery(ctx.db, [accountLimit.key]), refundQuery(ctx.db, [ipLimit.key])] as const;
+}
+
+/** Uses the claim up, aborting the batch (ESUSE) when another request used it first. */
+const claimStatement = (ctx: AuthContext, claim: SQL) =>
+  ctx.db.execute(sql`with claimed as (${claim}) select assert_claimed(count(*)) from claimed`);
+
+/**
+ * The update that uses the code up (a TOTP step, or an unused recovery code where allowed), or
+ * undefined when the code is wrong or there is no secret in the state asked for.
+ */
+async function codeClaim(
+  ctx: AuthContext,
+  principalId: string,
+  row: SecretRow | undefined,
+  code: string,
+  options: Pick<SecondFactorOptions, "allowRecoveryCode" | "secret">,
+): Promise<SQL | undefined> {
+  const pending = options.secret === "pending";
+  if (!row || (row.enabledAt === null) !== pending) return undefined;
+  const { twoFactor, recoveryCodes } = ctx.account.auth;
   if (/^\d{6}$/.test(code)) {
     let key: Uint8Array;
     try {
@@ -174,38 +252,33 @@ export async function proveSecondFactor(
     const step = matchTotp(key, code, ctx.now, row.lastUsedStep);
     // The step is claimed only if no later one was used in the meantime (and the secret is
     // still in the state this check saw).
-    if (step !== null) {
-      claim = sql`update ${twoFactor} set ${sql.identifier(twoFactor.lastUsedStep.name)} = ${step}
-        where ${and(
-          eq(twoFactor.principalId, principalId),
-          pending ? isNull(twoFactor.enabledAt) : sql`${twoFactor.enabledAt} is not null`,
-          or(isNull(twoFactor.lastUsedStep), lt(twoFactor.lastUsedStep, step)),
-        )} returning 1`;
-    }
-  } else if (options.allowRecoveryCode) {
-    const codeHashes = await recoveryCodeCandidates(ctx, code);
-    // A recovery code that does not exist claims nothing: the batch aborts as for a used one.
-    claim = sql`update ${recoveryCodes} set ${sql.identifier(recoveryCodes.usedAt.name)} = ${ctx.now.toISOString()}::timestamptz
+    if (step === null) return undefined;
+    return sql`update ${twoFactor} set ${sql.identifier(twoFactor.lastUsedStep.name)} = ${step}
       where ${and(
-        eq(recoveryCodes.principalId, principalId),
-        inArray(recoveryCodes.codeHash, codeHashes),
-        isNull(recoveryCodes.usedAt),
+        eq(twoFactor.principalId, principalId),
+        pending ? isNull(twoFactor.enabledAt) : sql`${twoFactor.enabledAt} is not null`,
+        or(isNull(twoFactor.lastUsedStep), lt(twoFactor.lastUsedStep, step)),
       )} returning 1`;
   }
-  if (!claim) throw new UnauthorizedError(WRONG_CODE);
-  return [
-    ctx.db.execute(sql`with claimed as (${claim}) select assert_claimed(count(*)) from claimed`),
-    ...forgive,
-  ];
+  if (!options.allowRecoveryCode) return undefined;
+  const codeHashes = await recoveryCodeCandidates(ctx, code);
+  // A recovery code that does not exist claims nothing: the batch aborts as for a used one.
+  return sql`update ${recoveryCodes} set ${sql.identifier(recoveryCodes.usedAt.name)} = ${ctx.now.toISOString()}::timestamptz
+    where ${and(
+      eq(recoveryCodes.principalId, principalId),
+      inArray(recoveryCodes.codeHash, codeHashes),
+      isNull(recoveryCodes.usedAt),
+    )} returning 1`;
 }
 
 /**
  * Sends the batch that starts with a second-factor proof; a code that a concurrent request used
- * first answers 401, like a wrong one (nothing of the batch is written).
+ * first answers 401, like a wrong one, and a code over its limit 429 (nothing of the batch is
+ * written either way).
  */
 export async function withSecondFactor<T>(send: () => Promise<T>): Promise<T> {
   try {
-    return await send();
+    return await withinLimits(send);
   } catch (error) {
     if (pgErrorCode(error) === ALREADY_USED) throw new UnauthorizedError(WRONG_CODE);
     throw error;

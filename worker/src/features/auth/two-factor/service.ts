@@ -6,6 +6,7 @@ import { ConflictError } from "../../../errors/app-error.ts";
 import { encrypt } from "../../../security/crypto.ts";
 import type { Principal } from "../../../security/principal.ts";
 import { base32Secret, totpUri } from "../../../security/totp.ts";
+import { endEmailLinks } from "../email/service.ts";
 import { type ReauthProof, reauthenticate } from "../reauth.ts";
 import { accountView, toAccount } from "../session/service.ts";
 import type { AuthContext } from "../shared.ts";
@@ -26,7 +27,7 @@ const RECOVERY_CODES = 10;
  */
 export async function enableTwoFactor(ctx: AuthContext, principal: Principal, proof: ReauthProof) {
   const principalId = principal.id;
-  const { first } = await reauthenticate(ctx, principal, proof);
+  const { first } = await reauthenticate(ctx, principal, proof, { passwordWhenStale: true });
   const key = crypto.getRandomValues(new Uint8Array(20));
   const secretCiphertext = await encrypt(
     sealingKeys(ctx.env),
@@ -79,16 +80,22 @@ async function newRecoveryCodes(ctx: AuthContext, principalId: string) {
   };
 }
 
-/** Every session of the account but the caller's: a 2FA change signs the others out. */
+/**
+ * A 2FA change signs every other session of the account out and ends every link mailed for its
+ * address (an email change asked with a stolen password dies with it).
+ */
 const endOtherSessions = (ctx: AuthContext, principal: Principal) =>
-  ctx.db
-    .delete(ctx.account.auth.sessions)
-    .where(
-      and(
-        eq(ctx.account.auth.sessions.principalId, principal.id),
-        ne(ctx.account.auth.sessions.id, principal.sessionId),
+  [
+    ctx.db
+      .delete(ctx.account.auth.sessions)
+      .where(
+        and(
+          eq(ctx.account.auth.sessions.principalId, principal.id),
+          ne(ctx.account.auth.sessions.id, principal.sessionId),
+        ),
       ),
-    );
+    endEmailLinks(ctx, principal.id),
+  ] as const;
 
 /**
  * Step 2: a code from the authenticator turns 2FA on (the password was proven at step 1) and
@@ -115,7 +122,7 @@ export async function verifyTwoFactor(ctx: AuthContext, principal: Principal, co
         .set({ enabledAt: ctx.now })
         .where(and(eq(twoFactor.principalId, principalId), isNull(twoFactor.enabledAt))),
       ...fresh.replace,
-      endOtherSessions(ctx, principal),
+      ...endOtherSessions(ctx, principal),
     ]),
   );
   return { twoFactorEnabled: true as const, recoveryCodes: fresh.codes };
@@ -126,7 +133,10 @@ export async function verifyTwoFactor(ctx: AuthContext, principal: Principal, co
  * account with a password, the password. Every other session of the account ends.
  */
 export async function disableTwoFactor(ctx: AuthContext, principal: Principal, proof: ReauthProof) {
-  const { first } = await reauthenticate(ctx, principal, proof, { codeRequired: true });
+  const { first } = await reauthenticate(ctx, principal, proof, {
+    codeRequired: true,
+    passwordWhenStale: true,
+  });
   const { twoFactor, recoveryCodes } = ctx.account.auth;
   // One batch, the second round trip: the code used, both removed, or nothing.
   await withSecondFactor(() =>
@@ -134,7 +144,7 @@ export async function disableTwoFactor(ctx: AuthContext, principal: Principal, p
       ...first,
       ctx.db.delete(recoveryCodes).where(eq(recoveryCodes.principalId, principal.id)),
       ctx.db.delete(twoFactor).where(eq(twoFactor.principalId, principal.id)),
-      endOtherSessions(ctx, principal),
+      ...endOtherSessions(ctx, principal),
     ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]]),
   );
   return { twoFactorEnabled: false as const };
@@ -152,7 +162,7 @@ export async function regenerateRecoveryCodes(
   const { first } = await reauthenticate(ctx, principal, proof, { codeRequired: true });
   const fresh = await newRecoveryCodes(ctx, principal.id);
   await withSecondFactor(() =>
-    ctx.db.batch([...first, ...fresh.replace, endOtherSessions(ctx, principal)] as unknown as [
+    ctx.db.batch([...first, ...fresh.replace, ...endOtherSessions(ctx, principal)] as unknown as [
       BatchItem<"pg">,
       ...BatchItem<"pg">[],
     ]),
