@@ -66,9 +66,10 @@ export interface CreateHttpDbOptions {
   /** Local dev bridge's HTTP SQL endpoint, e.g. http://127.0.0.1:5488/sql (Neon's own otherwise). */
   httpEndpoint?: string;
   /**
-   * A statement to run first in the handle's first round trip, in the same transaction: a single
-   * statement becomes a batch of two, a batch gets it prepended. Its failure aborts the round
-   * trip, so what follows it is neither read nor written (the Worker's session check).
+   * A statement to run first in the handle's first round trip that it yields one for, in the same
+   * transaction: a single statement becomes a batch of two, a batch gets it prepended. Its failure
+   * aborts the round trip, so what follows it is neither read nor written (the Worker's session
+   * check). Asked again at every round trip until it yields one.
    */
   lead?: () => SQL | undefined;
 }
@@ -88,11 +89,13 @@ interface RawClient {
  */
 function withLead(base: RawClient, lead: NonNullable<CreateHttpDbOptions["lead"]>): RawClient {
   let pending = true;
+  // Consumed only when it yields a statement: a round trip made before the caller is known (a
+  // public read, or a bug: a query before the guard) must not spend the check of the next ones.
   const take = () => {
     if (!pending) return undefined;
-    pending = false;
     const statement = lead();
     if (!statement) return undefined;
+    pending = false;
     const { sql: text, params } = dialect.sqlToQuery(statement);
     return base.query(text, params);
   };

@@ -2,7 +2,8 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { openConnections } from "../connections/index.ts";
-import { parseEnv } from "../env.ts";
+import { type Env, parseEnv } from "../env.ts";
+import { problem, problemResponse } from "../errors/problem.ts";
 import { createLogger, type Logger, type LogLevel } from "../logger.ts";
 import type { RequestDeps } from "../request-deps.ts";
 import { liveSessionStatement } from "../security/sessions.ts";
@@ -24,10 +25,14 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   c.set("log", log);
   c.set("env", env);
   const now = new Date();
-  // The session check rides on the request's first round trip (see security/guard.ts).
+  // The session check rides on the request's first round trip once the caller is known (see
+  // security/guard.ts). Round trips made before that are counted: on a route that then signs the
+  // caller in, they ran before its guard (a defect, see below).
   let sessionChecked = false;
+  let beforeGuard = 0;
   const connections = openConnections(env, log, () => {
     const principal = c.get("principal");
+    if (!principal) beforeGuard++;
     if (sessionChecked || !principal) return undefined;
     sessionChecked = true;
     return liveSessionStatement(principal, now);
@@ -35,6 +40,7 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   c.set("deps", requestDeps(c, env, log, connections, now));
   try {
     await next();
+    if (beforeGuard > 0 && c.get("principal")) queriedBeforeGuard(c, env, log, beforeGuard);
   } finally {
     c.header("x-request-id", requestId);
     c.executionCtx.waitUntil(connections.close());
@@ -46,6 +52,18 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
     });
   }
 });
+
+/**
+ * A route that signs its caller in ran database round trips before its guard: unauthenticated
+ * work, and none of it carried the session check. Logged everywhere; in development (and the
+ * tests) the answer becomes a 500, so the route-guard sweep fails on it.
+ */
+function queriedBeforeGuard(c: Context<AppEnv>, env: Env, log: Logger, roundTrips: number) {
+  const message = `${c.req.method} ${c.req.path} made ${roundTrips} database round trip(s) before its guard`;
+  log.error(message);
+  if (env.DEPLOYMENT !== "development") return;
+  c.res = problemResponse(problem("INTERNAL", message, c.get("requestId")));
+}
 
 function requestDeps(
   c: Context<AppEnv>,
