@@ -75,7 +75,8 @@ export const REFRESH_GRACE_SECONDS = 10;
 /**
  * Rotation: the presented refresh token must carry the rotation id the session holds now; it is
  * replaced, so the token just used stops working. The token the last rotation replaced, presented
- * again within REFRESH_GRACE_SECONDS of it, gets the current pair (no new rotation). Any other
+ * again within REFRESH_GRACE_SECONDS of it, gets the current pair (no new rotation), once: the
+ * grace is used up, and a third holder of that token is a replay like any other. Any other
  * token that was already rotated away means two parties hold the same session (theft or replay):
  * the whole session is revoked (ASVS 10.4.5). A session past its end, or unused (no sign-in or
  * refresh) for SESSION_IDLE_SECONDS, is gone: its row is deleted and the refresh refused.
@@ -99,7 +100,8 @@ export async function rotateSession(
   const idleStart = new Date(ctx.now.getTime() - SESSION_IDLE_SECONDS * 1000);
   // One statement, so one round trip: the row is locked (a concurrent rotation with the same
   // token waits, then reads the rotated row and takes the grace or counts as reuse), then rotated,
-  // or answered with the current pair within the grace, or, for any other token, deleted.
+  // or answered with the current pair within the grace (which it uses up), or, for any other
+  // token, deleted.
   const result = (await ctx.db.execute(sql`
     with s as (
       select ${sessions.id} as id, ${sessions.refreshTokenId} as token,
@@ -118,9 +120,12 @@ export async function rotateSession(
       where ${sessions.id} = s.id and s.live and s.token = ${claims.jti}
       returning 1
     ), grace as (
-      select s.token from s
-      where s.live and s.token <> ${claims.jti}
+      update ${sessions}
+      set ${sql.identifier(sessions.previousRefreshTokenId.name)} = null
+      from s
+      where ${sessions.id} = s.id and s.live and s.token <> ${claims.jti}
         and s.previous = ${claims.jti} and s.refreshed_at > ${graceStart}
+      returning s.token
     ), revoked as (
       delete from ${sessions} using s
       where ${sessions.id} = s.id and s.live and s.token <> ${claims.jti}

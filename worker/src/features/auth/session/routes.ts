@@ -77,7 +77,7 @@ export function sessionRoutes(kind: AccountKind) {
     ...publicRoute(),
     tags,
     summary: "Rotate the session's tokens",
-    description: `Reads the \`refresh_token\` cookie and sets both cookies anew. The refresh token used stops working. Two tabs that refresh with the same token at the same moment both succeed: the token the last rotation replaced, presented again within ${REFRESH_GRACE_SECONDS} seconds of that rotation, gets the current pair (no new rotation). Any other refresh token that was already used revokes the whole session (401), since only a copy could still hold it.`,
+    description: `Reads the \`refresh_token\` cookie and sets both cookies anew. The refresh token used stops working. Two tabs that refresh with the same token at the same moment both succeed: the token the last rotation replaced, presented again within ${REFRESH_GRACE_SECONDS} seconds of that rotation, gets the current pair (no new rotation), once: presented a third time, it revokes the session like any replay. Any other refresh token that was already used revokes the whole session (401), since only a copy could still hold it.`,
     responses: {
       200: withHeaders(json(RefreshDto, "New cookies are set."), "Set-Cookie"),
       ...problemResponses(403),
