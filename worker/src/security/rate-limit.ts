@@ -2,7 +2,7 @@ import { type HttpDatabase, pgErrorCode, pgErrorDetail, rateLimits } from "@edge
 import { inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { RateLimitedError } from "../errors/app-error.ts";
-import { clientNetwork } from "./client-network.ts";
+import { clientNetwork, widerNetworks } from "./client-network.ts";
 
 /** At most `max` hits per fixed window of `windowSeconds` for `key`. */
 export interface Limit {
@@ -138,15 +138,25 @@ export function signInAllowance(accountFailures: number): number {
 const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 
 /**
+ * How many failed sign-ins a wider IPv6 network may make against every account in 15 minutes:
+ * its /64 networks share them (one holder may rotate through all of them).
+ */
+const WIDER_NETWORK_MAX = { 56: 100, 48: 200 } as const;
+
+/**
  * The counters of one sign-in attempt (a login, or re-authentication with a password): the
- * account's failures from everywhere, this network's against the account, and this network's
- * against every account (50). `email` may be computed by the statement (the signed-in account's,
- * by its id). Counted before the password is checked; `judge` answers 429 when over; `forgive`
- * gives a right password's attempt back (the account-wide count by one only: an owner's success
- * must not wipe what an attacker spent).
+ * account's failures from everywhere; this network's against the account (an IPv4 address, an
+ * IPv6 /64, and for IPv6 also its /56 and /48, each with the same allowance: a holder of a /48
+ * rotating through its 65,536 /64s gets no more tries than one /64); and this network's against
+ * every account (50 per /64; 100 per /56 and 200 per /48). `email` may be computed by the
+ * statement (the signed-in account's, by its id). Counted before the password is checked; `judge`
+ * answers 429 when over; `forgive` gives a right password's attempt back (the account-wide and
+ * the wider networks' counts by one only: an owner's success must not wipe what an attacker
+ * spent, even from the same /48).
  */
 export function signInLimits(kind: string, email: string | SQL, ip: string) {
   const network = clientNetwork(ip);
+  const wider = widerNetworks(ip);
   const keyOf = (suffix: string): Pick<Limit, "key" | "keySql"> =>
     typeof email === "string"
       ? { key: `login:${kind}:account:${email}${suffix}` }
@@ -154,29 +164,48 @@ export function signInLimits(kind: string, email: string | SQL, ip: string) {
           key: `login:${kind}:account:?${suffix}`,
           keySql: sql`${`login:${kind}:account:`} || ${email} || ${suffix}`,
         };
-  const limits: [Limit, Limit, Limit] = [
-    { ...keyOf(""), max: Number.MAX_SAFE_INTEGER, windowSeconds: SIGN_IN_WINDOW_SECONDS },
-    { ...keyOf(`:net:${network}`), max: 10, windowSeconds: SIGN_IN_WINDOW_SECONDS },
-    AUTH_LIMITS.loginPerIp(ip),
+  const window = { windowSeconds: SIGN_IN_WINDOW_SECONDS };
+  const accountWide: Limit = { ...keyOf(""), max: Number.MAX_SAFE_INTEGER, ...window };
+  // Against the account: the /64 (or IPv4 address) first, then the wider networks.
+  const perNetwork: Limit[] = [
+    { ...keyOf(`:net:${network}`), max: 10, ...window },
+    ...wider.map(({ network: net }) => ({ ...keyOf(`:net:${net}`), max: 10, ...window })),
   ];
+  // Against every account.
+  const perIp: Limit[] = [
+    AUTH_LIMITS.loginPerIp(ip),
+    ...wider.map(({ prefix, network: net }) => ({
+      key: `login:ip:${net}`,
+      max: WIDER_NETWORK_MAX[prefix],
+      ...window,
+    })),
+  ];
+  const limits: Limit[] = [accountWide, ...perNetwork, ...perIp];
   return {
     limits,
     judge(hits: Hit[], now: Date) {
-      const accountFailures = hits[0]?.[0]?.hits ?? 0;
-      const [, perNetwork, perIp] = limits;
+      const allowance = signInAllowance(hits[0]?.[0]?.hits ?? 0);
       judgeHits(
-        [{ ...perNetwork, max: signInAllowance(accountFailures) }, perIp],
-        [hits[1] ?? [], hits[2] ?? []],
+        [...perNetwork.map((limit) => ({ ...limit, max: allowance })), ...perIp],
+        hits.slice(1),
         now,
       );
     },
     forgive(db: HttpDatabase, knownEmail: string) {
-      const known = signInLimits(kind, knownEmail, ip).limits;
+      const known = signInLimits(kind, knownEmail, ip);
+      const [own, ...widerOwn] = known.perNetwork;
       return [
-        refundQuery(db, [known[0].key, known[2].key]),
-        clearQuery(db, [known[1].key]),
+        refundQuery(db, [
+          known.accountWide.key,
+          ...widerOwn.map((limit) => limit.key),
+          ...known.perIp.map((limit) => limit.key),
+        ]),
+        clearQuery(db, [own?.key ?? ""]),
       ] as const;
     },
+    accountWide,
+    perNetwork,
+    perIp,
   };
 }
 

@@ -398,3 +398,39 @@ describe.each(KINDS)("%s second-factor lockout", (kind) => {
     expect(Number(late.headers.get("retry-after"))).toBeGreaterThan(800);
   });
 });
+
+describe.each(KINDS)("%s guessing from one IPv6 site", (kind) => {
+  const path = authPath(kind);
+  const login = (ip: string, body: Record<string, unknown>) =>
+    new Client(ip).post(`${path}/login`, body);
+  const group = () => Math.floor(Math.random() * 0x10000).toString(16);
+
+  it("a /48 rotating through its /64s gets the tries of one network, and the owner elsewhere signs in", async () => {
+    const { email, password } = await registerAccount(kind);
+    // Ten guesses, each from a /64 of another /56 of one /48.
+    const site = `2001:db8:${group()}`;
+    for (let i = 0; i < 10; i++) {
+      const guess = await login(`${site}:${(i << 8).toString(16)}::1`, {
+        email,
+        password: `x${i}`,
+      });
+      expect(guess.status).toBe(401);
+    }
+    // An eleventh /56 of that /48 waits, even with the right password.
+    await expectProblem(await login(`${site}:ff00::1`, { email, password }), 429, "RATE_LIMITED");
+    expect((await login(`2001:db8:${group()}:1::1`, { email, password })).status).toBe(200);
+  });
+
+  it("a /56 rotating through its /64s gets the tries of one network", async () => {
+    const { email, password } = await registerAccount(kind);
+    const home = `2001:db8:${group()}:4c`;
+    for (let i = 0; i < 10; i++) {
+      expect(
+        (await login(`${home}${i.toString(16).padStart(2, "0")}::1`, { email, password: `x${i}` }))
+          .status,
+      ).toBe(401);
+    }
+    await expectProblem(await login(`${home}ff::1`, { email, password }), 429, "RATE_LIMITED");
+    expect((await login(uniqueIp(), { email, password })).status).toBe(200);
+  });
+});

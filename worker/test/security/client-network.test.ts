@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientNetwork } from "../../src/security/client-network.ts";
+import { clientNetwork, widerNetworks } from "../../src/security/client-network.ts";
 import { authPath, Client, uniqueEmail } from "../support/auth.ts";
 import { expectProblem } from "../support/problem.ts";
 
@@ -14,6 +14,22 @@ describe("clientNetwork", () => {
     // An IPv4 client seen through an IPv6 socket is still that IPv4 address.
     expect(clientNetwork("::ffff:203.0.113.7")).toBe("203.0.113.7");
     expect(clientNetwork("unknown")).toBe("unknown");
+  });
+});
+
+describe("widerNetworks", () => {
+  it("names an IPv6 client's /56 and /48, and nothing for IPv4", () => {
+    expect(widerNetworks("2001:db8:1:3a7f::1")).toEqual([
+      { prefix: 56, network: "2001:db8:1:3a00::/56" },
+      { prefix: 48, network: "2001:db8:1::/48" },
+    ]);
+    // Two /64s of one /56 share it; a /64 of another /56 in the same /48 shares only the /48.
+    expect(widerNetworks("2001:db8:1:3a01::9")[0]).toEqual(widerNetworks("2001:db8:1:3aff::1")[0]);
+    expect(widerNetworks("2001:db8:1:3b00::1")[0]?.network).toBe("2001:db8:1:3b00::/56");
+    expect(widerNetworks("2001:db8:1:3b00::1")[1]?.network).toBe("2001:db8:1::/48");
+    expect(widerNetworks("203.0.113.7")).toEqual([]);
+    expect(widerNetworks("::ffff:203.0.113.7")).toEqual([]);
+    expect(widerNetworks("unknown")).toEqual([]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { sendMail } from "../../../connections/mail.ts";
 import { ConflictError, ValidationError } from "../../../errors/app-error.ts";
 import { randomToken, sha256Hex } from "../../../security/crypto.ts";
@@ -151,19 +152,15 @@ export async function changePassword(
   // The sign-in limits of the account are keyed by its email, read in the same statement.
   const emailOf = sql`coalesce((select ${principals.email} from ${principals} where ${principals.id} = ${principal.id}), ${principal.id})`;
   const counters = signInLimits(ctx.account.name, emailOf, ctx.ip);
-  const results = await db.batch([
-    ...(counters.limits.map((limit) => hitQuery(db, limit, ctx.now)) as [
-      ReturnType<typeof hitQuery>,
-      ReturnType<typeof hitQuery>,
-      ReturnType<typeof hitQuery>,
-    ]),
+  const results = (await db.batch([
+    ...counters.limits.map((limit) => hitQuery(db, limit, ctx.now)),
     db
       .select({ email: principals.email, passwordHash: principals.passwordHash })
       .from(principals)
       .where(eq(principals.id, principal.id)),
-  ]);
-  const rows = results[3];
-  counters.judge(results.slice(0, 3) as Hit[], ctx.now);
+  ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]])) as unknown[];
+  const rows = results.at(-1) as Array<{ email: string; passwordHash: string | null }>;
+  counters.judge(results.slice(0, -1) as Hit[], ctx.now);
   const [row] = rows;
   if (!row) throw new ConflictError("The account no longer exists.");
   if (!row.passwordHash) {

@@ -59,7 +59,7 @@ export function sessionRoutes(kind: AccountKind) {
     ...publicRoute(),
     tags,
     summary: "Sign in",
-    description: `${COOKIES} For an account with 2FA, the first answer is \`{requiresTwoFactor: true}\` without cookies; send the same body again with \`code\`. Failed sign-ins are limited per client network (an IPv4 address, an IPv6 /64): 50 per 15 minutes in all, and against one account 10 per 15 minutes, fewer (3, then 1) once that account has had more than 20 (then 100) failures from everywhere; then 429 with Retry-After. A network with no failures against the account is always judged, so guessing never locks the owner out; the answers are the same whether the account exists or not.`,
+    description: `${COOKIES} For an account with 2FA, the first answer is \`{requiresTwoFactor: true}\` without cookies; send the same body again with \`code\`. Failed sign-ins are limited per client network (an IPv4 address, an IPv6 /64): 50 per 15 minutes in all (an IPv6 /56 100, a /48 200), and against one account 10 per 15 minutes, fewer (3, then 1) once that account has had more than 20 (then 100) failures from everywhere; the same allowance against the account holds for an IPv6 client's /56 and /48 as a whole, so rotating through the 65,536 /64s of a /48 gains nothing; then 429 with Retry-After. A code is counted against the code limits only once the password is right (5 wrong codes per account in 15 minutes, then 429), so whoever does not know the password cannot use up the owner's codes. A network with no failures against the account is always judged, so guessing never locks the owner out; the answers are the same whether the account exists or not.`,
     request: jsonBody(LoginBody),
     responses: {
       200: withHeaders(
