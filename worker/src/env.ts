@@ -36,8 +36,13 @@ export interface Bindings {
   MAIL_FROM?: string;
   MAX_UPLOAD_BYTES?: string;
   MAX_DIRECT_UPLOAD_BYTES?: string;
+  MAX_OPEN_DIRECT_UPLOADS?: string;
+  MAX_OPEN_DIRECT_UPLOAD_BYTES?: string;
+  MAX_DIRECT_UPLOADS_PER_DAY?: string;
   STREAM_ALLOWED_ORIGINS?: string;
   EVENTS_HEARTBEAT_SECONDS?: string;
+  EVENTS_LIFETIME_SECONDS?: string;
+  EVENTS_CHECK_SECONDS?: string;
 }
 
 const url = (protocols: string[]) =>
@@ -140,9 +145,25 @@ const baseSchema = z.object({
     .min(1024)
     .max(50 * 1024 ** 3)
     .default(2 * 1024 ** 3),
+  // Per artist: direct uploads open at once (started, not completed, aborted or past their day;
+  // else 409), the bytes they declare (default 4 × MAX_DIRECT_UPLOAD_BYTES, keep it at least
+  // that; else 409), and uploads started in 24 hours (else 429). See features/uploads/limits.ts.
+  MAX_OPEN_DIRECT_UPLOADS: z.coerce.number().int().min(1).max(1000).default(10),
+  MAX_OPEN_DIRECT_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 ** 4)
+    .optional(),
+  MAX_DIRECT_UPLOADS_PER_DAY: z.coerce.number().int().min(1).max(10_000).default(50),
   // A conversion's event stream sends a comment this often when nothing happens, well under the
   // idle timeouts of proxies and of Cloudflare (100 s).
   EVENTS_HEARTBEAT_SECONDS: z.coerce.number().min(0.05).max(60).default(15),
+  // A conversion's event stream ends after this long (the client resumes with Last-Event-ID), so
+  // that no stream holds its Redis connection for ever; and every this often while it is open,
+  // one query checks that the track is still there and the session live (else it ends).
+  EVENTS_LIFETIME_SECONDS: z.coerce.number().min(0.5).max(3600).default(300),
+  EVENTS_CHECK_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
 });
 
 function base64Length(value: string): number {

@@ -676,7 +676,8 @@ const BUDGETS: Record<string, Budget> = {
   "PUT /api/v1/tracks/{id}": { trips: 1, prepare: onOwn("tracks", "PUT", { title: "New" }) },
   "DELETE /api/v1/tracks/{id}": { trips: 1, prepare: onOwn("tracks", "DELETE") },
   "POST /api/v1/uploads": {
-    trips: 1,
+    trips: 2,
+    why: "the session checked and the artist's upload limits read and the place taken in one batch, before storage starts anything (ADR 0016: quotas); then storage's id of the multipart upload recorded, which exists only once storage has started it",
     prepare: async () => {
       const account = await uploader();
       return {

@@ -2,7 +2,7 @@
 // API: R2's S3 endpoint in production, the S3-compatible server locally). The Worker starts,
 // signs, completes and aborts them; a part's bytes pass through it only when a browser cannot
 // reach storage's origin (uploadPart, streamed).
-import { AwsClient } from "aws4fetch";
+import { AwsClient, AwsV4Signer } from "aws4fetch";
 import type { Env } from "../env.ts";
 import { StorageError, StorageUnavailableError } from "./port.ts";
 
@@ -95,15 +95,36 @@ export function directUploadStore(config: S3ApiConfig) {
       return id;
     },
 
-    /** A URL that lets its holder PUT one part, and nothing else, until `expiresSeconds`. */
-    async partUrl(key: string, multipartId: string, partNumber: number, expiresSeconds: number) {
+    /**
+     * A URL that lets its holder PUT one part of exactly `length` bytes, and nothing else, until
+     * `expiresSeconds`. Content-Length is signed (aws4fetch leaves it out unless `allHeaders`):
+     * storage refuses a body of any other length, where a URL that signs only the host would take
+     * up to S3's 5 GiB a part. Browsers and tools send the body's own length, so no header is asked
+     * of the client.
+     */
+    async partUrl(
+      key: string,
+      multipartId: string,
+      partNumber: number,
+      expiresSeconds: number,
+      length: number,
+    ) {
       const url = objectUrl(key, {
         partNumber: String(partNumber),
         uploadId: multipartId,
         "X-Amz-Expires": String(expiresSeconds),
       });
-      const signed = await client.sign(url, { method: "PUT", aws: { signQuery: true } });
-      return signed.url;
+      const signer = new AwsV4Signer({
+        ...credentials,
+        // The signing key is derived once a day, not once a part (a 2 GiB file has 256).
+        cache: client.cache,
+        url,
+        method: "PUT",
+        headers: { "content-length": String(length) },
+        signQuery: true,
+        allHeaders: true,
+      });
+      return (await signer.sign()).url.toString();
     },
 
     /**

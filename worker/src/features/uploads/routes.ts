@@ -25,13 +25,14 @@ const start = createRoute({
   summary: "Start a direct upload of a large file",
   description: [
     "For files too large for one request (`POST /tracks` takes at most MAX_UPLOAD_BYTES, 100 MB by default): the file goes straight to storage in parts, never through this service. Up to MAX_DIRECT_UPLOAD_BYTES (2 GiB by default; else 413).",
-    "Answers 201 with `uploadId`, `partSize` and one presigned URL per part: PUT bytes `[(n-1)·partSize, n·partSize)` of the file to part `n`'s URL (the last part holds the rest) and keep each answer's `ETag` header. Then `POST /uploads/{uploadId}/complete` with the parts, or `DELETE /uploads/{uploadId}` to give up. The URLs work for 24 hours; an upload not completed by then is aborted.",
+    "Answers 201 with `uploadId`, `partSize` and one presigned URL per part: PUT bytes `[(n-1)·partSize, n·partSize)` of the file to part `n`'s URL (the last part holds the rest) and keep each answer's `ETag` header. Each URL is signed with its part's exact `Content-Length`: storage refuses a body of any other length (403). Then `POST /uploads/{uploadId}/complete` with the parts, or `DELETE /uploads/{uploadId}` to give up. The URLs work for 24 hours; an upload not completed by then is aborted, and so are an artist's uploads when the account is deleted.",
+    "Limits per artist, checked before storage is asked for anything: at most MAX_OPEN_DIRECT_UPLOADS (10 by default) uploads open at once (started, neither completed, aborted nor past `expiresAt`), declaring at most MAX_OPEN_DIRECT_UPLOAD_BYTES together (by default 4 × MAX_DIRECT_UPLOAD_BYTES, 8 GiB): else 409, with `openUploads` and `maxOpenUploads` (and `openBytes`, `maxOpenBytes` when the bytes are over) in the problem; complete or abort an upload to free its place. At most MAX_DIRECT_UPLOADS_PER_DAY (50 by default) uploads started in a day (a window of 24 hours from the first): else 429 with Retry-After. A refused start counts against nothing.",
     "`contentType` must name an audio type (else 415); the stored file's bytes are checked again on completion. `albumId`: one of the caller's albums (else 404). 503 when the service has no S3 API for its bucket configured.",
   ].join("\n\n"),
   request: jsonBody(StartUploadBody),
   responses: {
     201: json(DirectUploadDto, "Started: send the parts."),
-    ...problemResponses(400, 401, 403, 404, 413, 415, 503),
+    ...problemResponses(400, 401, 403, 404, 409, 413, 415, 429, 503),
   },
 });
 

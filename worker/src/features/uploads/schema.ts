@@ -65,7 +65,7 @@ export const DirectUploadDto = z
         partNumber: z.number().int().min(1),
         url: z.string().openapi({
           description:
-            "PUT the part's bytes here (no other header needed); keep the ETag header of the answer.",
+            "PUT the part's bytes here (no other header needed; its Content-Length, which clients set from the body, is signed: another length is refused); keep the ETag header of the answer.",
         }),
       }),
     ),

@@ -97,7 +97,7 @@ const remove = createRoute({
   tags,
   ...signedIn("artist"),
   summary: "Delete the own account",
-  description: `Deletes the account with its sessions, tracks (with their files, playlist entries and listens), albums, follows and likes, and the tracks' conversion jobs, and signs out. Objects in storage are deleted right after the response; nothing of the account is reachable from then on. Another artist's id answers 403 before anything else. ${REAUTH_RULES} ${REAUTH_CODE_WHEN_ENABLED}`,
+  description: `Deletes the account with its sessions, tracks (with their files, playlist entries and listens), albums, follows and likes, and the tracks' conversion jobs, aborts its direct uploads in progress (their part URLs take nothing from then on), and signs out. Objects in storage are deleted right after the response; nothing of the account is reachable from then on. Another artist's id answers 403 before anything else. ${REAUTH_RULES} ${REAUTH_CODE_WHEN_ENABLED}`,
   request: { params: ArtistIdParams, ...optionalJsonBody(ReauthWithOptionalCodeBody) },
   responses: {
     204: withHeaders({ description: "Deleted." }, "Set-Cookie"),

@@ -6,6 +6,7 @@ import {
   follows,
   pgErrorCode,
   tracks,
+  trackUploads,
   UNIQUE_VIOLATION,
 } from "@edge-music/db";
 import { count, desc, eq, sql } from "drizzle-orm";
@@ -18,13 +19,14 @@ import type { RequestDeps } from "../../../request-deps.ts";
 import { deletePrefix } from "../../../storage/index.ts";
 import { offsetOf, type Page } from "../../../validation/common.ts";
 import { withSecondFactor } from "../../auth/two-factor/second-factor.ts";
+import { abortInStorage } from "../../uploads/service.ts";
 import { countOf, publicArtistColumns, relationOf } from "./queries.ts";
 import type { ArtistWithViewerOut } from "./schema.ts";
 
 /** What the profile services take; each function picks what it uses. */
 type ArtistDeps = Pick<
   RequestDeps,
-  "db" | "redis" | "storage" | "log" | "waitUntil" | "principal" | "viewer"
+  "db" | "redis" | "storage" | "log" | "env" | "waitUntil" | "principal" | "viewer"
 >;
 
 type Row = { createdAt: Date } & Record<string, unknown>;
@@ -137,8 +139,11 @@ export async function updateArtist(
 
 /**
  * Deletes the account; the schema cascades to its sessions, tracks (with their files, playlist
- * entries and listens), albums, follows and likes. The tracks' conversion jobs go next; the
- * objects in storage are deleted after the response: nothing points at them any more, so they are
+ * entries and listens), albums, follows, likes and direct uploads. The tracks' conversion jobs go
+ * next, and the uploads' multipart uploads are aborted in storage, both before the response: a
+ * part URL lets anyone holding it write to the bucket, so none may outlive the account (at most
+ * the artist's open uploads and those awaiting the clean-up, aborted in parallel). The objects in
+ * storage are deleted after the response: nothing points at them any more, so they are
  * unreachable at once.
  */
 export async function deleteArtist(ctx: ArtistDeps, id: string, first: BatchItem<"pg">[] = []) {
@@ -154,14 +159,25 @@ export async function deleteArtist(ctx: ArtistDeps, id: string, first: BatchItem
         .where(eq(tracks.artistId, id)),
       db.select({ cover: albums.cover }).from(albums).where(eq(albums.artistId, id)),
       db
+        .select({
+          id: trackUploads.id,
+          storageKey: trackUploads.storageKey,
+          multipartId: trackUploads.multipartId,
+        })
+        .from(trackUploads)
+        .where(eq(trackUploads.artistId, id))
+        // A start recording storage's id meanwhile waits, then finds no row and aborts its own.
+        .for("update"),
+      db
         .delete(artists)
         .where(eq(artists.id, id))
         .returning({ avatar: artists.avatar, backgroundImage: artists.backgroundImage }),
     ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]]),
   )) as unknown[];
-  const [ownTracks, ownAlbums, deleted] = results.slice(-3) as [
+  const [ownTracks, ownAlbums, uploads, deleted] = results.slice(-4) as [
     Array<{ id: string; cover: string | null; sourceFileName: string | null }>,
     Array<{ cover: string | null }>,
+    Array<{ id: string; storageKey: string; multipartId: string }>,
     Array<{ avatar: string | null; backgroundImage: string | null }>,
   ];
   const [artist] = deleted;
@@ -171,6 +187,8 @@ export async function deleteArtist(ctx: ArtistDeps, id: string, first: BatchItem
     ctx,
     ownTracks.map((track) => ({ trackId: track.id, sourceFileName: track.sourceFileName })),
   );
+  // A failed abort is logged; the bucket's lifecycle rule aborts it after a day.
+  await abortInStorage(ctx, uploads);
   const media = { ownTracks, covers: [...ownTracks, ...ownAlbums].map((r) => r.cover) };
   ctx.waitUntil(
     (async () => {
