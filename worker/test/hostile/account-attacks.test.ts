@@ -156,6 +156,20 @@ describe.each(KINDS)("%s account attacks", (kind) => {
     expect((await owner.get(`${path}/me`)).status).toBe(200);
   });
 
+  it("a replaced refresh token gets the grace once: a third holder, even within it, revokes the session", async () => {
+    const { client } = await registerAccount(kind);
+    const token = client.jar.get("refresh_token") ?? "";
+    expect((await client.post(`${path}/refresh`)).status).toBe(200);
+    const second = new Client();
+    second.jar.set("refresh_token", token, path);
+    expect((await second.post(`${path}/refresh`)).status).toBe(200);
+    const third = new Client();
+    third.jar.set("refresh_token", token, path);
+    await expectProblem(await third.post(`${path}/refresh`), 401, "UNAUTHORIZED");
+    await expectProblem(await client.get(`${path}/me`), 401, "UNAUTHORIZED");
+    await expectProblem(await second.get(`${path}/me`), 401, "UNAUTHORIZED");
+  });
+
   it("a captured re-authentication cannot be replayed, on its session or without one", async () => {
     const account = await registerAccount(kind);
     const { secret } = await turnOnTwoFactor(kind, account);
