@@ -15,6 +15,17 @@ export interface RequestDeps {
   /**
    * Postgres over Neon's HTTP query path: one round trip per statement, or per `db.batch([…])`
    * (one transaction). Nothing to open or close. No interactive transactions.
+   *
+   * **The session check rides on it** (ADR 0010). On a signed-in request (a `signedIn(kind)`
+   * guard, or `maybeSignedIn()` with a cookie), the first round trip made once the guard has run
+   * carries `select assert_live_session(…)` first, in the same transaction: a single statement
+   * becomes a batch of two, a batch gets it prepended. When the session has ended or expired, it
+   * raises SQLSTATE `ES401`, which aborts everything sent with it (nothing is read or written)
+   * and `errors/on-error.ts` answers 401. So: a service's first statement or batch is where an
+   * ended session stops it; work outside the database that must not happen for an ended session
+   * (streaming to storage, queueing a job) comes after a round trip, or calls `confirmSession`
+   * first. Never query before the guard: such a round trip carries no check, and in development
+   * the request answers 500 (request-context.ts).
    */
   readonly db: HttpDatabase;
   /** Redis, for the job queue (opened on first use). */

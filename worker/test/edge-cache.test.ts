@@ -11,6 +11,7 @@ import {
   edgeCacheRefetch,
   isStorable,
 } from "../src/middleware/edge-cache.ts";
+import { publicRoute } from "../src/security/guard.ts";
 import { Client, registerAccount } from "./support/auth.ts";
 import { send } from "./support/env.ts";
 import { insertTrack, withDb } from "./support/factories.ts";
@@ -125,7 +126,7 @@ describe("stale-while-revalidate", () => {
       c.set("log", { warn: () => {} } as unknown as AppEnv["Variables"]["log"]);
       await next();
     });
-    const route = edgeCached({ fresh: 0, stale: 60 }, "test");
+    const route = edgeCached(publicRoute(), { fresh: 0, stale: 60 }, "test");
     app.get("/counted", ...route.middleware, (c) => c.json({ run: ++runs }));
     return { app, runs: () => runs };
   }
@@ -151,7 +152,7 @@ describe("answers a route makes for one caller", () => {
   function privateApp(policy: EdgePolicy) {
     let runs = 0;
     const app = new Hono<AppEnv>();
-    const route = edgeCached(policy, "test");
+    const route = edgeCached(publicRoute(), policy, "test");
     app.get("/media", ...route.middleware, (c) => {
       runs++;
       if (c.req.header("x-owner")) c.header("cache-control", "private, no-store");

@@ -2,7 +2,6 @@ import type { Context, ExecutionContext, MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { hasAccessCookie } from "../security/cookies.ts";
-import { publicRoute } from "../security/guard.ts";
 
 /**
  * How long the edge (the Workers cache of one data centre) keeps a public answer. The Cache API
@@ -107,18 +106,18 @@ export function stalenessNote(policy: EdgePolicy): string {
 }
 
 /**
- * Spread into `createRoute` of a public GET: the route's description with its staleness bound,
- * `x-edge-cache` in the document, and the caching middleware in front of the route's own (its
- * guard, when the route shows more to a signed-in caller). `policy` may depend on the request
- * (one route serving playlists and segments).
+ * Spread into `createRoute` of a public GET: its guard, named like every route's (`publicRoute()`,
+ * or `maybeSignedIn()` when it shows more to a signed-in caller), the route's description with its
+ * staleness bound, `x-edge-cache` in the document, and the caching middleware in front of the
+ * guard's. `policy` may depend on the request (one route serving playlists and segments).
  */
 export function edgeCached(
-  policy: EdgePolicy | ((c: Context<AppEnv>) => EdgePolicy),
-  description: string,
   guard: {
     security: Array<Record<string, string[]>>;
     middleware?: MiddlewareHandler<AppEnv>[];
-  } = publicRoute(),
+  },
+  policy: EdgePolicy | ((c: Context<AppEnv>) => EdgePolicy),
+  description: string,
 ) {
   const policies = typeof policy === "function" ? [] : [policy];
   return {

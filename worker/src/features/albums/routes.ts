@@ -5,7 +5,7 @@ import { EDGE, edgeCached } from "../../middleware/edge-cache.ts";
 import { ownerDeleteRoute, ownerUpdateRoute } from "../../openapi/owner-routes.ts";
 import { problemResponses } from "../../openapi/problem-responses.ts";
 import { json, jsonBody, newRouter } from "../../openapi/router.ts";
-import { signedIn } from "../../security/guard.ts";
+import { publicRoute, signedIn } from "../../security/guard.ts";
 import { IdParams } from "../../validation/common.ts";
 import {
   AlbumCreateBody,
@@ -45,6 +45,7 @@ const list = createRoute({
   tags,
   summary: "List albums",
   ...edgeCached(
+    publicRoute(),
     EDGE.catalogue,
     "Public. Newest first by creation (ties by id), paginated with `page` and `limit`; the answer is a plain array of albums without their tracks, and a page shorter than `limit` is the last. The optional `artistId` filter must be a UUID (else 400); an unknown artist simply matches nothing (an empty page; GET /artists/{id}/albums answers 404 instead).",
   ),
@@ -62,6 +63,7 @@ const byId = createRoute({
   tags,
   summary: "An album with its tracks",
   ...edgeCached(
+    publicRoute(),
     EDGE.catalogue,
     "Public. `tracks` holds every READY track of the album (unpaginated), oldest first, i.e. in the order they were added; tracks still converting or failed are left out for everyone, the owner included.",
   ),

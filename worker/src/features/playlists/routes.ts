@@ -6,7 +6,7 @@ import { EDGE, edgeCached } from "../../middleware/edge-cache.ts";
 import { ownerDeleteRoute, ownerUpdateRoute } from "../../openapi/owner-routes.ts";
 import { problemResponses } from "../../openapi/problem-responses.ts";
 import { json, jsonBody, newRouter } from "../../openapi/router.ts";
-import { maybeSignedIn, signedIn } from "../../security/guard.ts";
+import { maybeSignedIn, publicRoute, signedIn } from "../../security/guard.ts";
 import { IdParams, PageQuery } from "../../validation/common.ts";
 import {
   BRIEF_TRACKS,
@@ -36,6 +36,7 @@ const listPublic = createRoute({
   tags,
   summary: "Public playlists",
   ...edgeCached(
+    publicRoute(),
     EDGE.catalogue,
     "Every public playlist, newest update first (ties by id), as a plain array. Query: `page` (default 1) and `limit` (1–100, default 20). Each item carries `_count.tracks` (READY tracks) and `_count.likes`, not the track list. No sign-in needed; private playlists are never listed, not even the caller's own.",
   ),
@@ -68,9 +69,9 @@ const getOne = createRoute({
   tags,
   summary: "A playlist with its tracks",
   ...edgeCached(
+    maybeSignedIn(),
     EDGE.catalogue,
     "The playlist with its full track list in playlist order. Only READY tracks are listed and counted (for the owner too): others cannot be played. A private playlist is shown to its owner only; anyone else (signed out, another user, an artist) gets 404, as for a playlist that does not exist. Sign-in is optional: without an `access_token` cookie the caller is anonymous; a cookie that is present but invalid, expired or of an ended session is 401, so that a client refreshes rather than taking its own playlist for missing. A signed-in user (listener) also gets `viewer: {liked}`, whether they like the playlist, read in the same round trip; anonymous callers and artists get no `viewer`. Only anonymous answers come from or go to the edge cache, so an answer with `viewer` is never shared.",
-    maybeSignedIn(),
   ),
   request: { params: IdParams },
   responses: {

@@ -2,6 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { EDGE, edgeCached } from "../../middleware/edge-cache.ts";
 import { problemResponses } from "../../openapi/problem-responses.ts";
 import { json, newRouter } from "../../openapi/router.ts";
+import { publicRoute } from "../../security/guard.ts";
 import {
   MAX_QUERY_LENGTH,
   MAX_SEARCH_LIMIT,
@@ -40,7 +41,7 @@ export const searchRoute = createRoute({
   path: "/",
   operationId: "searchCatalogue",
   summary: "Search tracks, artists, albums and playlists",
-  ...edgeCached(EDGE.search, description),
+  ...edgeCached(publicRoute(), EDGE.search, description),
   request: { query: SearchQuery },
   responses: {
     200: json(SearchResultsDto, "Results per requested type."),

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { EDGE, edgeCached } from "../../../middleware/edge-cache.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { json, newRouter } from "../../../openapi/router.ts";
-import { signedIn } from "../../../security/guard.ts";
+import { publicRoute, signedIn } from "../../../security/guard.ts";
 import { IdParams, PageQuery } from "../../../validation/common.ts";
 import { AlbumSummaryDto } from "../../albums/schema.ts";
 import { OwnTrackDto, ProcessingStatus, TrackDto } from "../../tracks/catalogue/schema.ts";
@@ -17,6 +17,7 @@ const tracksOf = createRoute({
   tags,
   summary: "An artist's tracks",
   ...edgeCached(
+    publicRoute(),
     EDGE.catalogue,
     "Public. The artist's READY tracks, newest first (ties by id), paginated with `page` and `limit`; a plain array, and a page shorter than `limit` is the last. Tracks still converting or failed are not listed here, not even to the owner (they see them in `/artists/me/tracks`). Unknown artist: 404.",
   ),
@@ -50,6 +51,7 @@ const albumsOf = createRoute({
   tags,
   summary: "An artist's albums",
   ...edgeCached(
+    publicRoute(),
     EDGE.catalogue,
     "Public. The artist's albums without their tracks, newest first by creation (ties by id), paginated with `page` and `limit`; a plain array. Unknown artist: 404.",
   ),

@@ -7,7 +7,7 @@ import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { json, newRouter, optionalJsonBody, withHeaders } from "../../../openapi/router.ts";
 import { ACCOUNT_KINDS, bindAccount } from "../../../security/account-kinds.ts";
 import { clearSessionCookies } from "../../../security/cookies.ts";
-import { assertOwner, maybeSignedIn, signedIn } from "../../../security/guard.ts";
+import { assertOwner, maybeSignedIn, publicRoute, signedIn } from "../../../security/guard.ts";
 import { PageQuery } from "../../../validation/common.ts";
 import { REAUTH_CODE_WHEN_ENABLED, REAUTH_RULES, reauthenticate } from "../../auth/reauth.ts";
 import { ReauthWithOptionalCodeBody } from "../../auth/schema.ts";
@@ -31,6 +31,7 @@ const list = createRoute({
   tags,
   summary: "List artists",
   ...edgeCached(
+    publicRoute(),
     EDGE.catalogue,
     "Newest first, paginated. Each item also carries `_count.followers`.",
   ),
@@ -51,9 +52,9 @@ const byId = createRoute({
   tags,
   summary: "An artist by id",
   ...edgeCached(
+    maybeSignedIn(),
     EDGE.catalogue,
     `The artist's public profile, with \`_count.followers\` and \`_count.likes\`. ${VIEWER}`,
-    maybeSignedIn(),
   ),
   request: { params: ArtistIdParams },
   responses: { 200: json(ArtistWithViewerDto, "The artist."), ...problemResponses(400, 401, 404) },
@@ -66,9 +67,9 @@ const byUsername = createRoute({
   tags,
   summary: "An artist by username",
   ...edgeCached(
+    maybeSignedIn(),
     EDGE.catalogue,
     `The artist's public profile, with \`_count.followers\` and \`_count.likes\`; the username is matched case-insensitively. ${VIEWER}`,
-    maybeSignedIn(),
   ),
   request: { params: UsernameParams },
   responses: { 200: json(ArtistWithViewerDto, "The artist."), ...problemResponses(400, 401, 404) },

@@ -5,7 +5,7 @@ import { EDGE, edgeCached } from "../../../middleware/edge-cache.ts";
 import { ownerDeleteRoute, ownerUpdateRoute } from "../../../openapi/owner-routes.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { json, newRouter } from "../../../openapi/router.ts";
-import { maybeSignedIn } from "../../../security/guard.ts";
+import { maybeSignedIn, publicRoute } from "../../../security/guard.ts";
 import { IdParams } from "../../../validation/common.ts";
 import {
   OwnTrackDto,
@@ -25,6 +25,7 @@ const list = createRoute({
   tags,
   summary: "List tracks",
   ...edgeCached(
+    publicRoute(),
     EDGE.catalogue,
     "READY tracks only (a track still converting or failed is listed nowhere, not even for its owner: the owner reads it with GET /tracks/{id}). Newest first (ties by id), paginated with `page` and `limit`; the answer is a plain array, and a page shorter than `limit` is the last. Optional filters `artistId` and `albumId` must be UUIDs (else 400); an unknown id simply matches nothing (an empty page, not 404). Public: no sign-in needed.",
   ),
@@ -42,9 +43,9 @@ const byId = createRoute({
   tags,
   summary: "A track by id",
   ...edgeCached(
+    maybeSignedIn(),
     EDGE.catalogue,
     "Public. A READY track is shown to everyone as `Track`. A track that is PROCESSING or FAILED is shown only to its owning artist and answers 404 to anyone else. When the caller is signed in as the owning artist, the answer is `OwnTrack` (the public fields plus `processingStatus`, `processingError`, `processingAttempts`, `processingStartedAt`, `processingFinishedAt`) whatever the state. Without an access cookie the caller is anonymous; a cookie that is present but invalid or expired answers 401 (refresh, then retry). The answer varies by the cookie (`Vary: Cookie`).",
-    maybeSignedIn(),
   ),
   request: { params: IdParams },
   responses: {

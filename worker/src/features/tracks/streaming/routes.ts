@@ -63,9 +63,9 @@ const master = createRoute({
   tags,
   summary: "HLS master playlist",
   ...edgeCached(
+    maybeSignedIn(),
     EDGE.hlsPlaylist,
     `The qualities of the track (AAC, fMP4, 4-second segments), with measured BANDWIDTH and AVERAGE-BANDWIDTH. ${NOTES} ${OWNER_NOTE}`,
-    maybeSignedIn(),
   ),
   request: { params: z.object({ id: Id }) },
   responses: {
@@ -83,9 +83,9 @@ const hls = createRoute({
   tags,
   summary: "HLS media playlist, init segment or media segment of one quality",
   ...edgeCached(
+    maybeSignedIn(),
     (c) => (c.req.param("file")?.endsWith(".m3u8") ? EDGE.hlsPlaylist : EDGE.media),
     `\`index.m3u8\` (the quality's playlist, cached 60 s), \`init_0.mp4\` (its initialisation segment) or \`segment_<5-digit index>.m4s\` (4 s of AAC). Segments and init segments never change: cached for a year (\`immutable\`); \`Range\` answers 206. ${NOTES} ${OWNER_NOTE} ${stalenessNote(EDGE.hlsPlaylist)} Segments: ${stalenessNote(EDGE.media)}`,
-    maybeSignedIn(),
   ),
   request: { params: z.object({ id: Id, bitrate: Bitrate, file: HlsFile }) },
   responses: {
@@ -107,9 +107,9 @@ const opus = createRoute({
   tags,
   summary: "Progressive Opus fallback",
   ...edgeCached(
+    maybeSignedIn(),
     EDGE.progressive,
     `\`<bitrate>.opus\` (also \`<bitrate>k.opus\`): the whole track in Ogg Opus, for clients without HLS. Supports \`Range\` (206, or 416 outside the file). ${NOTES} ${OWNER_NOTE}`,
-    maybeSignedIn(),
   ),
   request: { params: z.object({ id: Id, file: OpusFile }) },
   responses: {

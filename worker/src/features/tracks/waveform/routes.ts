@@ -16,10 +16,10 @@ const waveform = createRoute({
   tags: ["Streaming"],
   summary: "Waveform of a track (peaks for drawing a seek bar)",
   ...edgeCached(
+    maybeSignedIn(),
     EDGE.waveform,
     "The track's peaks, computed once by the conversion, as JSON (`Waveform`). No sign-in needed for a READY track; an unknown track answers 404 `NOT_FOUND`, an unfinished one 404 `TRACK_NOT_READY`, and a track converted before waveforms were made 404 `NOT_FOUND` (it has none). It never changes: browsers may keep it (`immutable`, a year); `ETag` and `If-None-Match` (304) as for media. A `Range` header is ignored (the whole document, 200). " +
       OWNER_NOTE,
-    maybeSignedIn(),
   ),
   request: { params: IdParams },
   responses: {
