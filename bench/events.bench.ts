@@ -1,15 +1,19 @@
 // Live conversion status (GET /tracks/{id}/events, Server-Sent Events) held by many listeners at
 // once on the local stack: the real Worker (wrangler dev), Postgres behind the Neon bridge with
 // DEV_DB_RTT_MS of simulated distance (default 50), Redis. BENCH_LISTENERS listeners (default
-// 200) over BENCH_TRACKS tracks of one artist (default 20) connect at once; then, while they
-// are held, each track's state is published BENCH_ROUNDS times (default 5) over BENCH_HOLD_S
-// seconds (default 20) as the transcoder publishes it, then nothing for 16 s (a heartbeat is
-// due after 15 s of quiet), then READY.
-// Figures: time to the first event per listener; delay from publish to arrival per delivery;
-// database transactions during the hold (pg_stat_database: what polling would show); Redis
-// connections; workerd's memory; heartbeats seen; listeners ended at READY. Asserts nothing.
+// 200) over BENCH_TRACKS tracks (default 20) of each of BENCH_ARTISTS artists (default 1: one
+// artist opening them all, as an abuser would) connect at once; then, while they are held, each
+// track's state is published BENCH_ROUNDS times (default 5) over BENCH_HOLD_S seconds (default
+// 20) as the transcoder publishes it, then nothing for 16 s (a heartbeat is due after 15 s of
+// quiet), then READY.
+// Figures: statuses of the connections (the caps refuse some with 429); time to the first event
+// per admitted listener; delay from publish to arrival per delivery; database transactions
+// during the hold (pg_stat_database: the periodic checks); Redis connections (all, and the
+// listeners' by name in CLIENT LIST); workerd's memory; heartbeats seen; listeners ended at
+// READY. Asserts nothing.
 import { type TrackState, trackStateCommands } from "../contracts/src/index.ts";
 import { connectRedis } from "../transcoder/src/service.ts";
+import { LISTENER_CONNECTION_NAME } from "../worker/src/connections/track-events.ts";
 import { childProcesses } from "./support/proc-cpu.ts";
 import { memoryOf } from "./support/proc-mem.ts";
 import { connectPg } from "./support/seed-session.ts";
@@ -19,6 +23,7 @@ import { summarize } from "./support/stats.ts";
 const RTT = Number(process.env.DEV_DB_RTT_MS ?? 50);
 const LISTENERS = Number(process.env.BENCH_LISTENERS ?? 200);
 const TRACKS = Number(process.env.BENCH_TRACKS ?? 20);
+const ARTISTS = Number(process.env.BENCH_ARTISTS ?? 1);
 const HOLD_S = Number(process.env.BENCH_HOLD_S ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
@@ -29,6 +34,8 @@ const line = (label: string, samples: number[]) => {
 };
 
 interface Listener {
+  /** The status of its connection: 200, or a refusal (429 past a cap). */
+  status?: number;
   firstEventMs?: number;
   /** Arrival time of each event, by its progress (READY as 100). */
   arrivals: Map<number, number>;
@@ -45,34 +52,45 @@ try {
   const sql = await connectPg(infra.databaseUrl);
   life.defer(() => sql.end());
   console.log(
-    `db rtt ${RTT} ms · ${LISTENERS} listeners on ${TRACKS} tracks · ${loadLine("at start")}`,
+    `db rtt ${RTT} ms · ${LISTENERS} listeners on ${TRACKS} tracks of each of ${ARTISTS} artist(s) · ${loadLine("at start")}`,
   );
 
-  // One artist, signed in, with TRACKS tracks converting.
-  const suffix = crypto.randomUUID().slice(0, 8);
-  const artist = { email: `sse-${suffix}@bench.test`, password: `pw-${crypto.randomUUID()}` };
-  const register = await fetch(`${worker.url}/api/v1/artists/auth/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "cf-connecting-ip": "10.9.0.2" },
-    body: JSON.stringify({ username: `sse_${suffix}`, ...artist }),
-  });
-  if (register.status !== 201) throw new Error(`register: ${register.status}`);
-  const { id: artistId } = (await register.json()) as { id: string };
-  const cookie = (
-    register.headers.getSetCookie().find((c) => c.startsWith("access_token=")) ?? ""
-  ).split(";")[0];
-  const { rows } = await sql.query<{ id: string }>(
-    `insert into tracks (artist_id, title, processing_status, processing_attempts)
-     select $1, 'Live ' || n, 'PROCESSING', 1 from generate_series(1, $2) n returning id`,
-    [artistId, TRACKS],
-  );
-  const trackIds = rows.map((r) => r.id);
+  // ARTISTS artists, signed in, each with TRACKS tracks converting.
+  const artists: Array<{ cookie: string; trackIds: string[] }> = [];
+  for (let a = 0; a < ARTISTS; a++) {
+    const suffix = crypto.randomUUID().slice(0, 8);
+    const artist = { email: `sse-${suffix}@bench.test`, password: `pw-${crypto.randomUUID()}` };
+    const register = await fetch(`${worker.url}/api/v1/artists/auth/register`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "cf-connecting-ip": `10.9.${Math.floor(a / 250)}.${(a % 250) + 2}`,
+      },
+      body: JSON.stringify({ username: `sse_${suffix}`, ...artist }),
+    });
+    if (register.status !== 201) throw new Error(`register: ${register.status}`);
+    const { id: artistId } = (await register.json()) as { id: string };
+    const cookie = (
+      register.headers.getSetCookie().find((c) => c.startsWith("access_token=")) ?? ""
+    ).split(";")[0];
+    const { rows } = await sql.query<{ id: string }>(
+      `insert into tracks (artist_id, title, processing_status, processing_attempts)
+       select $1, 'Live ' || n, 'PROCESSING', 1 from generate_series(1, $2) n returning id`,
+      [artistId, TRACKS],
+    );
+    artists.push({ cookie: cookie ?? "", trackIds: rows.map((r) => r.id) });
+  }
+  const trackIds = artists.flatMap((a) => a.trackIds);
 
   const workerd = await childProcesses(worker.pid, "workerd");
   const rssBefore = (await memoryOf(workerd)).rssKb;
   const redisClients = async () =>
     Number(/connected_clients:(\d+)/.exec(await redis.info("clients"))?.[1] ?? 0);
   const clientsBefore = await redisClients();
+  const listenerConnections = async () =>
+    ((await redis.client("LIST")) as string)
+      .split("\n")
+      .filter((entry) => entry.includes(` name=${LISTENER_CONNECTION_NAME} `)).length;
 
   // Connect everyone at once.
   const listeners: Listener[] = [];
@@ -81,10 +99,16 @@ try {
   const done = Array.from({ length: LISTENERS }, async (_, i) => {
     const listener: Listener = { arrivals: new Map(), heartbeats: 0, ended: false };
     listeners.push(listener);
-    const response = await fetch(`${worker.url}/api/v1/tracks/${trackIds[i % TRACKS]}/events`, {
-      headers: { cookie: cookie ?? "" },
+    const artist = artists[i % ARTISTS];
+    const trackId = artist?.trackIds[Math.floor(i / ARTISTS) % TRACKS];
+    const response = await fetch(`${worker.url}/api/v1/tracks/${trackId}/events`, {
+      headers: { cookie: artist?.cookie ?? "" },
     });
-    if (response.status !== 200 || !response.body) throw new Error(`listen: ${response.status}`);
+    listener.status = response.status;
+    if (response.status !== 200 || !response.body) {
+      await response.arrayBuffer();
+      return;
+    }
     let buffer = "";
     for await (const chunk of response.body) {
       const now = performance.now();
@@ -106,18 +130,24 @@ try {
     }
     listener.ended = true;
   });
+  const admitted = () => listeners.filter((l) => l.status === 200);
   const connected = async () => {
-    while (listeners.filter((l) => l.firstEventMs !== undefined).length < LISTENERS) {
+    while (
+      listeners.filter((l) => l.firstEventMs !== undefined || (l.status ?? 200) !== 200).length <
+      LISTENERS
+    ) {
       await new Promise((r) => setTimeout(r, 20));
     }
   };
   await Promise.race([connected(), Promise.all(done)]);
+  const statuses = new Map<number, number>();
+  for (const l of listeners) statuses.set(l.status ?? 0, (statuses.get(l.status ?? 0) ?? 0) + 1);
   console.log(
-    `all ${LISTENERS} listeners had their first event after ${ms(performance.now() - started)}`,
+    `${LISTENERS} listeners of ${ARTISTS} artist(s) answered after ${ms(performance.now() - started)}: ${[...statuses].map(([status, n]) => `${n} × ${status}`).join(", ")}`,
   );
   line(
     "time to the first event",
-    listeners.map((l) => l.firstEventMs ?? 0),
+    admitted().map((l) => l.firstEventMs ?? 0),
   );
 
   // Hold: rounds of progress spread over the hold, then a quiet spell longer than the heartbeat.
@@ -133,6 +163,7 @@ try {
   await settleStats();
   const xactBefore = await transactions();
   const clientsHeld = await redisClients();
+  const listenersHeld = await listenerConnections();
   const rssHeld = (await memoryOf(workerd)).rssKb;
   /** Every track's state, as the transcoder publishes it, in one pipeline (all at one instant). */
   const publishAll = async (status: TrackState["processingStatus"], progress: number) => {
@@ -170,7 +201,7 @@ try {
 
   const delays: number[] = [];
   let missing = 0;
-  for (const listener of listeners) {
+  for (const listener of admitted()) {
     for (const [progress, at] of published) {
       const arrived = listener.arrivals.get(progress);
       if (arrived === undefined) missing++;
@@ -178,19 +209,19 @@ try {
     }
   }
   line("publish → arrival, every delivery", delays);
-  console.log(`deliveries missing: ${missing} of ${LISTENERS * published.size}`);
+  console.log(`deliveries missing: ${missing} of ${admitted().length * published.size}`);
   console.log(
-    `database transactions while ${LISTENERS} listeners were held ${HOLD_S + quietS + 11} s (${ROUNDS} rounds × ${TRACKS} tracks published, then ${quietS} s of quiet): ${xactAfter - xactBefore - 1} (the count's own query excluded)`,
+    `database transactions while ${admitted().length} listeners were held ${HOLD_S + quietS + 11} s (${ROUNDS} rounds × ${TRACKS} tracks published, then ${quietS} s of quiet): ${xactAfter - xactBefore - 1} (the count's own query excluded)`,
   );
   console.log(
-    `Redis connections: ${clientsBefore} before, ${clientsHeld} while held, ${await redisClients()} after the end`,
+    `Redis connections: ${clientsBefore} before, ${clientsHeld} while held (${listenersHeld} named ${LISTENER_CONNECTION_NAME}), ${await redisClients()} after the end (${await listenerConnections()} named)`,
   );
   console.log(
     `workerd RSS: ${(rssBefore / 1024).toFixed(0)} MiB before, ${(rssHeld / 1024).toFixed(0)} MiB with ${LISTENERS} listeners, ${(rssPeak / 1024).toFixed(0)} MiB after the rounds`,
   );
-  const heartbeats = listeners.map((l) => l.heartbeats);
+  const heartbeats = admitted().map((l) => l.heartbeats);
   console.log(
-    `heartbeats per listener: min ${Math.min(...heartbeats)}, max ${Math.max(...heartbeats)} · streams ended at READY: ${listeners.filter((l) => l.ended).length} of ${LISTENERS}`,
+    `heartbeats per listener: min ${Math.min(...heartbeats)}, max ${Math.max(...heartbeats)} · streams ended at READY: ${admitted().filter((l) => l.ended).length} of ${admitted().length}`,
   );
   console.log(loadLine("at the end"));
 } finally {

@@ -12,10 +12,13 @@ export interface TrackEvent {
  * connection, so it cannot share the request's. Commands may take the block time plus slack.
  */
 export function openListenerRedis(url: string, blockMs: number): RedisClient {
-  return createRequestRedis(url, {
+  const redis = createRequestRedis(url, {
     commandTimeout: blockMs + 5_000,
     connectionName: LISTENER_CONNECTION_NAME,
   });
+  // A failure reaches the caller as its command's rejection; unheard, the event is only printed.
+  redis.on("error", () => {});
+  return redis;
 }
 
 /** The name of listeners' connections in Redis's CLIENT LIST (counted by the tests and bench). */
@@ -41,13 +44,24 @@ const safeJson = (text: string | undefined): unknown => {
   }
 };
 
-/** The newest state published for the track, if any. */
-export async function latestTrackEvent(
+/**
+ * The newest entry of the track's stream, if any: its id (how far the stream has come) and the
+ * state it carries (`event`, unless it is not one).
+ */
+export async function newestTrackEntry(
   redis: RedisClient,
   trackId: string,
-): Promise<TrackEvent | undefined> {
+): Promise<{ id: string; event: TrackEvent | undefined } | undefined> {
   const entries = (await redis.xrevrange(trackEventsKey(trackId), "+", "-", "COUNT", 1)) as Entries;
-  return toEvents(entries)[0];
+  const id = entries[0]?.[0];
+  return id === undefined ? undefined : { id, event: toEvents(entries)[0] };
+}
+
+/** Whether stream entry id `a` (`<ms>-<seq>`) comes after `b`. */
+export function isAfter(a: string, b: string): boolean {
+  const [aMs = 0n, aSeq = 0n] = a.split("-").map(BigInt);
+  const [bMs = 0n, bSeq = 0n] = b.split("-").map(BigInt);
+  return aMs > bMs || (aMs === bMs && aSeq > bSeq);
 }
 
 /**

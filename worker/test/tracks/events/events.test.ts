@@ -1,73 +1,27 @@
-import { publishTrackState, type TrackState, trackEventsKey } from "@edge-music/contracts";
+import type { TrackState } from "@edge-music/contracts";
 import { tracks } from "@edge-music/db";
 import { eq } from "drizzle-orm";
-import { type EventSourceMessage, EventSourceParserStream } from "eventsource-parser/stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { createRequestRedis } from "../../../src/connections/redis.ts";
-import { LISTENER_CONNECTION_NAME } from "../../../src/connections/track-events.ts";
 import { Client, registerAccount } from "../../support/auth.ts";
-import { CLOSED_PORT, testBindings } from "../../support/env.ts";
+import { CLOSED_PORT } from "../../support/env.ts";
 import { insertTrack, withDb } from "../../support/factories.ts";
 import { expectProblem } from "../../support/problem.ts";
+import {
+  artistWithTrack,
+  eventsOf,
+  listen,
+  listenerConnections,
+  ownRedisUser,
+  processing,
+  publish as publishTo,
+  READY,
+  testRedis,
+} from "./support.ts";
 
-const redis = createRequestRedis(testBindings().REDIS_URL ?? "");
+const redis = testRedis();
 afterAll(() => redis.quit());
 
-const processing = (progress: number, attempts = 1): TrackState => ({
-  processingStatus: "PROCESSING",
-  processingProgress: progress,
-  processingError: null,
-  processingAttempts: attempts,
-});
-const READY: TrackState = {
-  processingStatus: "READY",
-  processingProgress: 100,
-  processingError: null,
-  processingAttempts: 1,
-};
-
-/** Appends a state as the transcoder does, and answers its event id. */
-async function publish(trackId: string, state: TrackState): Promise<string> {
-  await publishTrackState(redis, trackId, state);
-  const [[id] = []] = await redis.xrevrange(trackEventsKey(trackId), "+", "-", "COUNT", 1);
-  if (!id) throw new Error("nothing published");
-  return id;
-}
-
-/** An event stream read message by message, with its heartbeats counted. */
-function listen(response: Response) {
-  expect(response.status).toBe(200);
-  expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
-  const comments: string[] = [];
-  const reader = response.body
-    ?.pipeThrough(new TextDecoderStream())
-    .pipeThrough(new EventSourceParserStream({ onComment: (c) => comments.push(c.trim()) }))
-    .getReader();
-  if (!reader) throw new Error("no body");
-  return {
-    comments,
-    /** The next event, or null once the stream has ended. */
-    async next(): Promise<(EventSourceMessage & { state: TrackState }) | null> {
-      const { value, done } = await reader.read();
-      if (done) return null;
-      return { ...value, state: JSON.parse(value.data) as TrackState };
-    },
-    close: () => reader.cancel(),
-  };
-}
-
-const eventsOf = (id: string) => `/api/v1/tracks/${id}/events`;
-
-async function artistWithTrack(values: Parameters<typeof insertTrack>[1] = {}) {
-  const artist = await registerAccount("artist");
-  const track = await insertTrack(artist.id, {
-    processingStatus: "PROCESSING",
-    processingProgress: 0,
-    processingAttempts: 1,
-    ...values,
-  });
-  return { artist, track };
-}
+const publish = (trackId: string, state: TrackState) => publishTo(redis, trackId, state);
 
 describe("GET /api/v1/tracks/{id}/events", () => {
   it("sends the current state, then each published state with its id, and ends at READY", async () => {
@@ -180,13 +134,20 @@ describe("GET /api/v1/tracks/{id}/events", () => {
   });
 
   it("lets the listener's connection go when the listener leaves", async () => {
-    const { artist, track } = await artistWithTrack();
-    const before = await listeners();
-    const stream = listen(await artist.client.get(eventsOf(track.id)));
-    await stream.next();
-    expect(await listeners()).toBe(before + 1);
-    await stream.close();
-    await expect.poll(listeners, { timeout: 5_000 }).toBe(before);
+    // Counted as a Redis user of its own: other files' listeners come and go on the same Redis.
+    const user = await ownRedisUser(redis);
+    const artist = await registerAccount("artist", new Client(undefined, { REDIS_URL: user.url }));
+    const track = await insertTrack(artist.id, { processingStatus: "PROCESSING" });
+    const listeners = () => listenerConnections(redis, user.name);
+    try {
+      const stream = listen(await artist.client.get(eventsOf(track.id)));
+      await stream.next();
+      expect(await listeners()).toBe(1);
+      await stream.close();
+      await expect.poll(listeners, { timeout: 5_000 }).toBe(0);
+    } finally {
+      await user.drop();
+    }
   });
 
   it("is the owner's alone: 401 signed out, 403 another artist or a listener, 404 unknown", async () => {
@@ -233,10 +194,3 @@ describe("GET /api/v1/tracks/{id}/events", () => {
     }
   });
 });
-
-/** Listeners' connections open on Redis (each listener holds one while it waits). */
-async function listeners(): Promise<number> {
-  const list = (await redis.client("LIST")) as string;
-  return list.split("\n").filter((line) => line.includes(` name=${LISTENER_CONNECTION_NAME} `))
-    .length;
-}
