@@ -1,6 +1,7 @@
 // The web player's build: dist/ of this package, copied into the Worker's static assets
-// (dist/assets at the repository's root) by scripts/build-assets.ts. hls.js is its own chunk,
-// loaded on the first play, so the first load carries only the app.
+// (dist/assets at the repository's root) by scripts/build-assets.ts. hls.js and the studio are
+// chunks of their own, outside the first load: hls.js is fetched when the page is idle or by the
+// first play, the studio when an artist opens it.
 import { defineConfig } from "vite";
 
 const API = "http://localhost:8787";
@@ -11,9 +12,25 @@ export default defineConfig({
     outDir: "dist",
     emptyOutDir: true,
     target: "es2022",
-    // The budget is the gzip size without hls.js (scripts/release/test: web bundle test).
+    // The budget is the first load's gzip size (web/test/bundle.test.ts).
     chunkSizeWarningLimit: 600,
     modulePreload: { polyfill: false },
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              // The studio's pages (lazy routes of app.tsx) as one chunk: an artist fetches it
+              // once, a listener never. Only the studio's own files: what they share with the
+              // other pages stays in the first load (web/test/bundle.test.ts checks both).
+              name: "studio",
+              test: /[\\/]src[\\/]pages[\\/]studio[\\/]/,
+              includeDependenciesRecursively: false,
+            },
+          ],
+        },
+      },
+    },
   },
   server: {
     // `vite` alone, for work on the player with hot reload: the API is the dev stack's Worker,

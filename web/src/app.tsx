@@ -2,21 +2,36 @@
 // page of the URL, and the player bar. One file maps every path to its page.
 
 import { useEffect, useRef, useState } from "preact/hooks";
-import { ErrorBoundary, LocationProvider, Route, Router, useLocation } from "preact-iso";
-import { Account } from "./pages/account.tsx";
+import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } from "preact-iso";
+import { Account } from "./pages/account/account.tsx";
 import { AlbumPage } from "./pages/album.tsx";
 import { ArtistPage } from "./pages/artist.tsx";
-import { ForgotPassword, ResetPassword, SignIn, SignUp, VerifyEmail } from "./pages/auth.tsx";
 import { Home } from "./pages/home.tsx";
-import { Following, History, Library, Liked } from "./pages/library.tsx";
+import { Following } from "./pages/library/following.tsx";
+import { History } from "./pages/library/history.tsx";
+import { Library } from "./pages/library/library.tsx";
+import { Liked } from "./pages/library/liked.tsx";
+import { NotFound } from "./pages/not-found.tsx";
 import { PlaylistPage } from "./pages/playlist.tsx";
 import { Search } from "./pages/search.tsx";
-import { Studio, StudioAlbums, StudioProfile, Upload } from "./pages/studio.tsx";
+import { Shortcuts } from "./pages/shortcuts.tsx";
+import { ForgotPassword } from "./pages/signed-out/forgot-password.tsx";
+import { ResetPassword } from "./pages/signed-out/reset-password.tsx";
+import { SignIn } from "./pages/signed-out/sign-in.tsx";
+import { SignUp } from "./pages/signed-out/sign-up.tsx";
+import { VerifyEmail } from "./pages/signed-out/verify-email.tsx";
 import { TrackPage } from "./pages/track.tsx";
 import { PlayerBar } from "./player/bar.tsx";
-import { installShortcuts, SHORTCUTS, setShortcutsOn, shortcutsOn } from "./player/keys.ts";
+import { installShortcuts } from "./player/keys.ts";
 import { account, displayName, loadSession, signedInAs } from "./session.ts";
-import { PageTitle } from "./ui/parts.tsx";
+
+// The studio is an artist's alone: its pages are fetched when one is opened (one chunk, see
+// vite.config.ts), so a listener never downloads them. The router keeps the page it shows until
+// the chunk has come.
+const Studio = lazy(() => import("./pages/studio/studio.tsx").then((m) => m.Studio));
+const Upload = lazy(() => import("./pages/studio/upload.tsx").then((m) => m.Upload));
+const StudioAlbums = lazy(() => import("./pages/studio/albums.tsx").then((m) => m.StudioAlbums));
+const StudioProfile = lazy(() => import("./pages/studio/profile.tsx").then((m) => m.StudioProfile));
 
 export function App() {
   useEffect(() => {
@@ -182,45 +197,4 @@ function OAuthReturn() {
     location.route(`/sign-in?${params}`, true);
   }, [location.url]);
   return null;
-}
-
-function Shortcuts() {
-  return (
-    <>
-      <PageTitle title="Keyboard shortcuts">Keyboard shortcuts</PageTitle>
-      <p>
-        They work anywhere on the page except in a field that takes the key (text, a slider, a
-        choice).
-      </p>
-      <label class="row">
-        <input
-          type="checkbox"
-          checked={shortcutsOn.value}
-          onChange={(e) => setShortcutsOn(e.currentTarget.checked)}
-        />
-        Use keyboard shortcuts
-      </label>
-      <dl class="shortcuts">
-        {SHORTCUTS.map(([keys, what]) => (
-          <div key={keys}>
-            <dt>
-              <kbd>{keys}</kbd>
-            </dt>
-            <dd>{what}</dd>
-          </div>
-        ))}
-      </dl>
-    </>
-  );
-}
-
-function NotFound() {
-  return (
-    <>
-      <PageTitle title="Not found">Nothing here</PageTitle>
-      <p>
-        This page does not exist. <a href="/">Back to the start</a>.
-      </p>
-    </>
-  );
 }

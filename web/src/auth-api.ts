@@ -1,7 +1,7 @@
 // The auth operations of either account kind. Each route exists once per kind with the same
 // body, so every helper picks the path by kind in plain code: the typed client checks both sides.
-import { api, type components, type Kind, unwrap } from "../../api.ts";
-import type { Account } from "../../session.ts";
+import { api, type components, type Kind, unwrap } from "./api.ts";
+import type { Account } from "./session.ts";
 
 type Schemas = components["schemas"];
 export type Session = Schemas["Session"];

@@ -1,7 +1,9 @@
 // An album: its READY tracks in order, playable as a whole.
 import { api, unwrap } from "../api.ts";
 import { player } from "../player/engine.ts";
-import { Cover, ErrorMessage, Loading, PageTitle } from "../ui/parts.tsx";
+import { Cover } from "../ui/cover.tsx";
+import { PageTitle } from "../ui/headings.tsx";
+import { ErrorMessage, Loading } from "../ui/messages.tsx";
 import { useResource } from "../ui/resource.ts";
 import { TrackList, toQueueItem } from "../ui/track-list.tsx";
 

@@ -5,8 +5,11 @@ import { player } from "../player/engine.ts";
 import { account } from "../session.ts";
 import { useAction } from "../ui/action.ts";
 import { albumCard, Cards } from "../ui/cards.tsx";
+import { Cover } from "../ui/cover.tsx";
+import { plural } from "../ui/format.ts";
+import { PageTitle } from "../ui/headings.tsx";
+import { ErrorMessage, Loading } from "../ui/messages.tsx";
 import { PagedList, usePaged } from "../ui/paged.tsx";
-import { Cover, ErrorMessage, Loading, PageTitle, plural } from "../ui/parts.tsx";
 import { useResource } from "../ui/resource.ts";
 import { type TrackLike, TrackList, toQueueItem } from "../ui/track-list.tsx";
 

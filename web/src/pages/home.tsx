@@ -1,7 +1,9 @@
 // The front page: newest tracks, artists and public playlists (public reads, edge-cached).
 import { api, unwrap } from "../api.ts";
 import { artistCard, Cards, playlistCard } from "../ui/cards.tsx";
-import { ErrorMessage, Loading, PageTitle, plural } from "../ui/parts.tsx";
+import { plural } from "../ui/format.ts";
+import { PageTitle } from "../ui/headings.tsx";
+import { ErrorMessage, Loading } from "../ui/messages.tsx";
 import { useResource } from "../ui/resource.ts";
 import { TrackList } from "../ui/track-list.tsx";
 

@@ -8,7 +8,9 @@ import { api, type components, unwrap } from "../api.ts";
 import { useAction } from "../ui/action.ts";
 import { albumCard, artistCard, Cards, playlistCard } from "../ui/cards.tsx";
 import { useFocusAt } from "../ui/focus.ts";
-import { ErrorMessage, PageTitle, plural } from "../ui/parts.tsx";
+import { plural } from "../ui/format.ts";
+import { PageTitle } from "../ui/headings.tsx";
+import { ErrorMessage } from "../ui/messages.tsx";
 import { useResource } from "../ui/resource.ts";
 import { TrackList } from "../ui/track-list.tsx";
 

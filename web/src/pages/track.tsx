@@ -4,7 +4,10 @@ import { api, unwrap } from "../api.ts";
 import { player } from "../player/engine.ts";
 import { account } from "../session.ts";
 import { useAction } from "../ui/action.ts";
-import { Cover, ErrorMessage, formatTime, Loading, PageTitle } from "../ui/parts.tsx";
+import { Cover } from "../ui/cover.tsx";
+import { formatTime } from "../ui/format.ts";
+import { PageTitle } from "../ui/headings.tsx";
+import { ErrorMessage, Loading } from "../ui/messages.tsx";
 import { useResource } from "../ui/resource.ts";
 import { toQueueItem } from "../ui/track-list.tsx";
 

@@ -1,8 +1,8 @@
 // The player bar at the bottom of every page: what plays, controls, seek, volume, quality, queue.
 import { useState } from "preact/hooks";
+import { Cover } from "../ui/cover.tsx";
 import { useFocusAt } from "../ui/focus.ts";
 import { Icon } from "../ui/icons.tsx";
-import { Cover } from "../ui/parts.tsx";
 import { player } from "./engine.ts";
 import { SeekBar } from "./seek-bar.tsx";
 

@@ -7,8 +7,6 @@ import { api, messageOf, unwrap } from "../api.ts";
 import { account } from "../session.ts";
 import { gainFactor, nextIndex, previousTarget, type QueueItem, qualityLabel } from "./queue.ts";
 
-export type { QueueItem } from "./queue.ts";
-
 const VOLUME_KEY = "edge-music.volume";
 const NORMALISE_KEY = "edge-music.normalise";
 /** Media errors hls.js may try to recover from, per track, before the player gives up. */

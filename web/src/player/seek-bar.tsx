@@ -1,7 +1,7 @@
 // The seek bar: a native range input (keyboard, screen readers, touch) over the track's
 // waveform when it exists, the played part drawn in the accent colour.
 import { useMemo } from "preact/hooks";
-import { formatTime } from "../ui/parts.tsx";
+import { formatTime } from "../ui/format.ts";
 import { player } from "./engine.ts";
 import { downsample } from "./queue.ts";
 

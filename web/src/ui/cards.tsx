@@ -1,5 +1,5 @@
 // A grid of linked cards (artists, albums, playlists): a picture, a name, an optional line under.
-import { Cover } from "./parts.tsx";
+import { Cover } from "./cover.tsx";
 
 export interface Card {
   id: string;

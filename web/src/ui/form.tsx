@@ -1,43 +1,7 @@
-// Small shared pieces: titles that move focus, fields with labels and errors, busy buttons.
+// Forms: a labelled field, a form that sends once at a time and shows its error, a form's value.
 import type { ComponentChildren, InputHTMLAttributes } from "preact";
-import { useEffect, useRef } from "preact/hooks";
-import { mediaUrl, messageOf } from "../api.ts";
 import { useAction } from "./action.ts";
-
-/** The page's heading: sets the document title and takes focus, so a screen reader hears the new page. */
-export function PageTitle({ children, title }: { children: ComponentChildren; title: string }) {
-  const ref = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    document.title = `${title} · Edge Music`;
-    // Not while someone types (the header's search box opens the search page as they type).
-    const active = document.activeElement;
-    if (!(active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement)) {
-      ref.current?.focus({ preventScroll: true });
-    }
-  }, [title]);
-  return (
-    <h1 ref={ref} tabIndex={-1}>
-      {children}
-    </h1>
-  );
-}
-
-export function ErrorMessage({ error }: { error: unknown }) {
-  if (!error) return null;
-  return (
-    <p class="error" role="alert">
-      {messageOf(error)}
-    </p>
-  );
-}
-
-export function Loading({ label = "Loading…" }: { label?: string }) {
-  return (
-    <p class="muted" role="status">
-      {label}
-    </p>
-  );
-}
+import { ErrorMessage } from "./messages.tsx";
 
 type InputProps = InputHTMLAttributes & {
   type?: string;
@@ -97,33 +61,5 @@ export function Form({
   );
 }
 
-/** A cover or avatar, or a neutral tile when there is none; decorative unless given `alt`. */
-export function Cover({
-  src,
-  alt = "",
-  size = 48,
-}: {
-  src: string | null | undefined;
-  alt?: string;
-  size?: number;
-}) {
-  const url = mediaUrl(src);
-  return url ? (
-    <img class="cover" src={url} alt={alt} width={size} height={size} loading="lazy" />
-  ) : (
-    <span
-      class="cover placeholder"
-      style={{ width: `${size}px`, height: `${size}px` }}
-      aria-hidden="true"
-    />
-  );
-}
-
-export function formatTime(seconds: number | null | undefined): string {
-  if (seconds == null || !Number.isFinite(seconds)) return "–:––";
-  const s = Math.max(0, Math.floor(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
-
-/** "1 track", "2 tracks". */
-export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+/** A form's value as sent (passwords are never trimmed; trim names and addresses yourself). */
+export const read = (data: FormData, name: string) => String(data.get(name) ?? "");

@@ -2,7 +2,8 @@
 // account, and a sign-in link for anyone else.
 import type { ComponentChildren } from "preact";
 import { type Account, account } from "../session.ts";
-import { Loading, PageTitle } from "./parts.tsx";
+import { PageTitle } from "./headings.tsx";
+import { Loading } from "./messages.tsx";
 
 type Kind = Account["kind"];
 

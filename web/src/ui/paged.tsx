@@ -5,8 +5,8 @@ import type { ComponentChildren } from "preact";
 import { useRef, useState } from "preact/hooks";
 import { useAction } from "./action.ts";
 import { useFocusAt } from "./focus.ts";
+import { ErrorMessage, Loading } from "./messages.tsx";
 import { Paging } from "./paging.ts";
-import { ErrorMessage, Loading } from "./parts.tsx";
 import { useLatest, useResource } from "./resource.ts";
 
 /**

@@ -2,8 +2,9 @@
 import type { ComponentChildren } from "preact";
 import { player } from "../player/engine.ts";
 import type { QueueItem } from "../player/queue.ts";
+import { Cover } from "./cover.tsx";
+import { formatTime } from "./format.ts";
 import { Icon } from "./icons.tsx";
-import { Cover, formatTime } from "./parts.tsx";
 
 /** What any of the API's track shapes carries that the queue needs. */
 export interface TrackLike {

@@ -3,16 +3,17 @@
 
 import { useEffect } from "preact/hooks";
 import { useLocation } from "preact-iso";
-import { ProblemError } from "../api.ts";
-import { account, type Account as SignedInAccount, signedOutHere, signOut } from "../session.ts";
-import { useAction } from "../ui/action.ts";
-import { OnlyFor } from "../ui/gate.tsx";
-import { ErrorMessage, PageTitle } from "../ui/parts.tsx";
-import { useResource } from "../ui/resource.ts";
-import { exportData, listSessions } from "./account/auth-api.ts";
-import { EmailSection, PasswordSection } from "./account/credentials.tsx";
-import { SessionsSection } from "./account/sessions.tsx";
-import { TwoFactorSection } from "./account/two-factor.tsx";
+import { ProblemError } from "../../api.ts";
+import { exportData, listSessions } from "../../auth-api.ts";
+import { account, type Account as SignedInAccount, signedOutHere, signOut } from "../../session.ts";
+import { useAction } from "../../ui/action.ts";
+import { OnlyFor } from "../../ui/gate.tsx";
+import { PageTitle } from "../../ui/headings.tsx";
+import { ErrorMessage } from "../../ui/messages.tsx";
+import { useResource } from "../../ui/resource.ts";
+import { EmailSection, PasswordSection } from "./credentials.tsx";
+import { SessionsSection } from "./sessions.tsx";
+import { TwoFactorSection } from "./two-factor.tsx";
 
 export function Account() {
   return (

@@ -1,17 +1,16 @@
 // The password and the email address of the signed-in account.
 import { useState } from "preact/hooks";
 import type { Kind } from "../../api.ts";
-import { useAction } from "../../ui/action.ts";
-import { ErrorMessage, Form } from "../../ui/parts.tsx";
-import { changeEmail, changePassword, resendVerification } from "./auth-api.ts";
+import { changeEmail, changePassword, resendVerification } from "../../auth-api.ts";
 import {
   CodeField,
   CurrentPasswordField,
   EmailField,
   NewPasswordField,
-  read,
-  Status,
-} from "./parts.tsx";
+} from "../../ui/account-fields.tsx";
+import { useAction } from "../../ui/action.ts";
+import { Form, read } from "../../ui/form.tsx";
+import { ErrorMessage, Status } from "../../ui/messages.tsx";
 
 /** Empties a form after a success without remounting it, so focus stays on its button. */
 const clearFormOf = (fieldId: string) =>

@@ -1,12 +1,11 @@
 // The account's live sessions: where it is signed in, and signing out the others.
 import { useState } from "preact/hooks";
 import type { Kind } from "../../api.ts";
+import { endOtherSessions, endSession, type Session } from "../../auth-api.ts";
 import { useAction } from "../../ui/action.ts";
 import { useFocusAt } from "../../ui/focus.ts";
-import { ErrorMessage, Loading } from "../../ui/parts.tsx";
+import { ErrorMessage, Loading, Status } from "../../ui/messages.tsx";
 import { type Resource, useLatest } from "../../ui/resource.ts";
-import { endOtherSessions, endSession, type Session } from "./auth-api.ts";
-import { Status } from "./parts.tsx";
 
 const when = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });

@@ -2,14 +2,16 @@
 // then turn off or replace the recovery codes. Recovery codes are shown once, right here.
 import { useState } from "preact/hooks";
 import type { components, Kind } from "../../api.ts";
-import { Form } from "../../ui/parts.tsx";
 import {
   confirmTwoFactor,
   newRecoveryCodes,
   startTwoFactor,
   turnOffTwoFactor,
-} from "./auth-api.ts";
-import { CodeField, CurrentPasswordField, read, Status, StepHeading } from "./parts.tsx";
+} from "../../auth-api.ts";
+import { CodeField, CurrentPasswordField } from "../../ui/account-fields.tsx";
+import { Form, read } from "../../ui/form.tsx";
+import { StepHeading } from "../../ui/headings.tsx";
+import { Status } from "../../ui/messages.tsx";
 
 type Setup = components["schemas"]["TwoFactorSetup"];
 

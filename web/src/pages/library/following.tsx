@@ -1,9 +1,12 @@
 // The artists a listener follows, each with a way to unfollow.
 import { useState } from "preact/hooks";
 import { api, unwrap } from "../../api.ts";
+import { Cover } from "../../ui/cover.tsx";
+import { plural } from "../../ui/format.ts";
+import { PageTitle } from "../../ui/headings.tsx";
+import { ErrorMessage } from "../../ui/messages.tsx";
 import { PagedList, usePaged } from "../../ui/paged.tsx";
-import { Cover, ErrorMessage, PageTitle, plural } from "../../ui/parts.tsx";
-import { ListenerOnly } from "./shared.tsx";
+import { ListenerOnly } from "./listener-only.tsx";
 
 export function Following() {
   return (

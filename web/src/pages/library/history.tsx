@@ -3,11 +3,12 @@ import { useState } from "preact/hooks";
 import { api, type components, unwrap } from "../../api.ts";
 import { useAction } from "../../ui/action.ts";
 import { useFocusAt } from "../../ui/focus.ts";
+import { PageTitle } from "../../ui/headings.tsx";
 import { Icon } from "../../ui/icons.tsx";
+import { ErrorMessage, Loading } from "../../ui/messages.tsx";
 import { LoadMore, usePaged } from "../../ui/paged.tsx";
-import { ErrorMessage, Loading, PageTitle } from "../../ui/parts.tsx";
 import { TrackList } from "../../ui/track-list.tsx";
-import { ListenerOnly } from "./shared.tsx";
+import { ListenerOnly } from "./listener-only.tsx";
 
 type HistoryEntry = components["schemas"]["HistoryEntry"];
 

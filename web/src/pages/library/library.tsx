@@ -1,10 +1,13 @@
 // A listener's playlists, and a new one.
 import { useLocation } from "preact-iso";
 import { api, unwrap } from "../../api.ts";
+import { Cover } from "../../ui/cover.tsx";
+import { Form } from "../../ui/form.tsx";
+import { plural } from "../../ui/format.ts";
+import { PageTitle } from "../../ui/headings.tsx";
 import { PagedList, usePaged } from "../../ui/paged.tsx";
-import { Cover, Form, PageTitle, plural } from "../../ui/parts.tsx";
-import { PlaylistFields, playlistInput } from "../playlist.tsx";
-import { ListenerOnly } from "./shared.tsx";
+import { PlaylistFields, playlistInput } from "../../ui/playlist-fields.tsx";
+import { ListenerOnly } from "./listener-only.tsx";
 
 export function Library() {
   return (

@@ -1,9 +1,10 @@
 // What a listener likes: playlists and artists, newest like first, read 50 at a time.
 import { api, unwrap } from "../../api.ts";
 import { artistCard, type Card, Cards, playlistCard } from "../../ui/cards.tsx";
+import { plural } from "../../ui/format.ts";
+import { PageTitle } from "../../ui/headings.tsx";
 import { type Paged, PagedList, usePaged } from "../../ui/paged.tsx";
-import { PageTitle, plural } from "../../ui/parts.tsx";
-import { ListenerOnly } from "./shared.tsx";
+import { ListenerOnly } from "./listener-only.tsx";
 
 const LIKED_PAGE = 50;
 

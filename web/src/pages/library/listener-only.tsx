@@ -1,4 +1,4 @@
-// What the listener's own pages share: the listener-only gate.
+// The gate of a listener's own pages.
 import type { ComponentChildren } from "preact";
 import { OnlyFor } from "../../ui/gate.tsx";
 

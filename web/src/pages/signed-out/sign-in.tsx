@@ -4,19 +4,12 @@
 import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import type { Kind } from "../../api.ts";
+import { completeSignIn, login } from "../../auth-api.ts";
 import { type Account, account, displayName, rememberedKind, signedIn } from "../../session.ts";
-import { Field, Form, PageTitle } from "../../ui/parts.tsx";
-import { completeSignIn, login } from "./auth-api.ts";
-import {
-  asKind,
-  CodeField,
-  EmailField,
-  homeOf,
-  KindChoice,
-  OAuthLinks,
-  read,
-  StepHeading,
-} from "./parts.tsx";
+import { CodeField, EmailField } from "../../ui/account-fields.tsx";
+import { Field, Form, read } from "../../ui/form.tsx";
+import { PageTitle, StepHeading } from "../../ui/headings.tsx";
+import { asKind, homeOf, KindChoice, OAuthLinks } from "./account-kind.tsx";
 
 const OAUTH_ERRORS: Record<string, string> = {
   access_denied: "The sign-in with the provider was cancelled. Try again, or sign in another way.",

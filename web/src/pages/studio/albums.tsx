@@ -3,8 +3,11 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { api, type components, unwrap } from "../../api.ts";
 import type { ArtistAccount } from "../../session.ts";
 import { useAction } from "../../ui/action.ts";
+import { Cover } from "../../ui/cover.tsx";
 import { useFocusAt } from "../../ui/focus.ts";
-import { Cover, ErrorMessage, Field, Form, Loading, PageTitle } from "../../ui/parts.tsx";
+import { Field, Form } from "../../ui/form.tsx";
+import { PageTitle } from "../../ui/headings.tsx";
+import { ErrorMessage, Loading } from "../../ui/messages.tsx";
 import { useLatest, useResource } from "../../ui/resource.ts";
 import { ArtistOnly, allPages } from "./shell.tsx";
 

@@ -2,7 +2,7 @@
 import type { OwnTrack } from "@edge-music/client";
 import { useEffect, useRef } from "preact/hooks";
 import { useAction } from "../../ui/action.ts";
-import { ErrorMessage } from "../../ui/parts.tsx";
+import { ErrorMessage } from "../../ui/messages.tsx";
 import { retryConversion, useTrackState } from "./live.ts";
 
 export function Conversion({ track }: { track: OwnTrack }) {

@@ -2,7 +2,9 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, unwrap } from "../../api.ts";
 import { type ArtistAccount, signedIn } from "../../session.ts";
-import { Cover, Field, Form, PageTitle } from "../../ui/parts.tsx";
+import { Cover } from "../../ui/cover.tsx";
+import { Field, Form } from "../../ui/form.tsx";
+import { PageTitle } from "../../ui/headings.tsx";
 import { ArtistOnly } from "./shell.tsx";
 
 const PICTURE_MAX = 5 * 1024 * 1024;
