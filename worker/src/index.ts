@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { createApp } from "./app.ts";
 import { openConnections } from "./connections/index.ts";
 import { type Bindings, parseEnv } from "./env.ts";
-import { abortExpiredUploads } from "./features/uploads/service.ts";
+import { abortExpiredUploads } from "./features/tracks/direct-upload/service.ts";
 import { createLogger, type LogLevel } from "./logger.ts";
 
 // Validate the configuration when the isolate starts, so a bad deploy fails loudly once

@@ -20,8 +20,13 @@ import { send } from "./support/env.ts";
 import { IMAGE_BYTES, insertAlbum, insertTrack } from "./support/factories.ts";
 import { loadDocument, operationsOf } from "./support/openapi-routes.ts";
 import { countingEnv, tripsSoFar } from "./support/round-trips.ts";
-import { bucket, filePart, mp3, multipart, textPart } from "./tracks/upload/support.ts";
-import { sendParts, start as startUpload, artist as uploader, wav } from "./uploads/support.ts";
+import {
+  sendParts,
+  start as startUpload,
+  artist as uploader,
+  wav,
+} from "./tracks/direct-upload/support.ts";
+import { bucket, filePart, mp3, multipart, textPart } from "./tracks/form-upload/support.ts";
 
 /**
  * The database round trips of every operation of the OpenAPI document, counted by a bridge of

@@ -13,7 +13,7 @@ import {
 import { IMAGE_BYTES, insertArtist, insertTrack } from "../support/factories.ts";
 import { expectProblem } from "../support/problem.ts";
 import { createAlbum } from "../tracks/catalogue/support.ts";
-import { concat, objectsHolding } from "../tracks/upload/support.ts";
+import { concat, objectsHolding } from "../tracks/form-upload/support.ts";
 
 /**
  * Every resource an account owns, and every way another account of the same kind could reach it

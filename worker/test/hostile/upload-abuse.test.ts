@@ -5,7 +5,7 @@ import { eq, inArray } from "drizzle-orm";
 import { describe, expect, inject, it, vi } from "vitest";
 import type { Bindings } from "../../src/env.ts";
 import { parseEnv } from "../../src/env.ts";
-import { abortExpiredUploads } from "../../src/features/uploads/service.ts";
+import { abortExpiredUploads } from "../../src/features/tracks/direct-upload/service.ts";
 import { createLogger } from "../../src/logger.ts";
 import { ACCOUNT_KINDS } from "../../src/security/account-kinds.ts";
 import { directUploadStore, s3ApiConfig } from "../../src/storage/direct-upload.ts";
@@ -13,7 +13,7 @@ import { Client, type Registered, registerAccount } from "../support/auth.ts";
 import { testBindings } from "../support/env.ts";
 import { httpDb, withDb } from "../support/factories.ts";
 import { expectProblem } from "../support/problem.ts";
-import { MIB, S3_BINDINGS, type Started, wav } from "../uploads/support.ts";
+import { MIB, S3_BINDINGS, type Started, wav } from "../tracks/direct-upload/support.ts";
 
 /**
  * Direct uploads under abuse: an artist who opens uploads without end, declares more bytes than

@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { problemResponses } from "../../openapi/problem-responses.ts";
 import { json, jsonBody, newRouter, withHeaders } from "../../openapi/router.ts";
@@ -6,7 +6,8 @@ import { ACCOUNT_KINDS, bindAccount } from "../../security/account-kinds.ts";
 import { clearSessionCookies } from "../../security/cookies.ts";
 import { signedIn } from "../../security/guard.ts";
 import { REAUTH_CODE_WHEN_ENABLED, REAUTH_RULES } from "../auth/reauth.ts";
-import { ReauthWithOptionalCodeBody, SessionDto } from "../auth/schema.ts";
+import { ReauthWithOptionalCodeBody } from "../auth/schema.ts";
+import { ArtistExport, UserExport } from "./schema.ts";
 import { deleteUser, exportArtist, exportUser } from "./service.ts";
 
 const kind = ACCOUNT_KINDS.user;
@@ -16,39 +17,6 @@ const asAttachment = (c: Context) => {
   c.header("cache-control", "no-store");
   c.header("content-disposition", 'attachment; filename="edge-music-export.json"');
 };
-
-const At = z.iso.datetime();
-const UserExport = z
-  .object({
-    exportedAt: At,
-    account: z
-      .object({
-        id: z.uuid(),
-        username: z.string(),
-        email: z.string(),
-        emailVerifiedAt: At.nullable(),
-        createdAt: At,
-        updatedAt: At,
-        twoFactorEnabled: z.boolean(),
-      })
-      .nullable(),
-    sessions: z.array(SessionDto),
-    history: z.array(z.object({ trackId: z.uuid(), listenedAt: At })),
-    playlists: z.array(
-      z.object({
-        id: z.uuid(),
-        title: z.string(),
-        description: z.string(),
-        isPublic: z.boolean(),
-        cover: z.string().nullable(),
-        tracks: z.array(z.object({ trackId: z.uuid(), position: z.number().int(), addedAt: At })),
-      }),
-    ),
-    likedPlaylists: z.array(z.uuid()),
-    likedArtists: z.array(z.object({ artistId: z.uuid(), at: At })),
-    follows: z.array(z.object({ artistId: z.uuid(), at: At })),
-  })
-  .openapi("UserExport");
 
 const remove = createRoute({
   method: "delete",
@@ -94,34 +62,6 @@ export const userAccountRoutes = newRouter()
   });
 
 const artistKind = ACCOUNT_KINDS.artist;
-
-const ArtistExport = z
-  .object({
-    exportedAt: At,
-    account: z
-      .object({
-        id: z.uuid(),
-        username: z.string(),
-        email: z.string(),
-        emailVerifiedAt: At.nullable(),
-        bio: z.string(),
-        avatar: z.string().nullable(),
-        backgroundImage: z.string().nullable(),
-        createdAt: At,
-        twoFactorEnabled: z.boolean(),
-      })
-      .nullable(),
-    sessions: z.array(SessionDto),
-    tracks: z.array(
-      z
-        .object({ id: z.uuid(), title: z.string(), processingStatus: z.string() })
-        .catchall(z.unknown()),
-    ),
-    albums: z.array(z.object({ id: z.uuid(), title: z.string() }).catchall(z.unknown())),
-    followers: z.number().int().min(0),
-    likes: z.number().int().min(0),
-  })
-  .openapi("ArtistExport");
 
 const artistExport = createRoute({
   method: "get",

@@ -119,3 +119,15 @@ export function toPlaylist(
     _count: { tracks: list.length, likes: row.likes },
   };
 }
+
+/**
+ * The playlist's owner and cover, as a query (to await, or to send in a batch). With `lock`, the
+ * row stays locked until the transaction ends, so concurrent writes of one playlist queue.
+ */
+export function ownerRow(db: Queryable, id: string, { lock = false } = {}) {
+  const query = db
+    .select({ id: playlists.id, userId: playlists.userId, cover: playlists.cover })
+    .from(playlists)
+    .where(eq(playlists.id, id));
+  return lock ? query.for("update") : query;
+}

@@ -12,6 +12,7 @@ import { offsetOf, type Page } from "../../validation/common.ts";
 import {
   isReady,
   likeCount,
+  ownerRow,
   playlistColumns,
   playlistFields,
   playlistRow,
@@ -207,18 +208,6 @@ export async function getPlaylist(
 /** The user id a visibility rule may match: artists own no playlists. */
 const viewerUserId = (ctx: Pick<PlaylistDeps, "viewer">) =>
   ctx.viewer?.kind === "user" ? ctx.viewer.id : null;
-
-/**
- * The playlist's owner and cover, as a query (to await, or to send in a batch). With `lock`, the
- * row stays locked until the transaction ends, so concurrent writes of one playlist queue.
- */
-export function ownerRow(db: Queryable, id: string, { lock = false } = {}) {
-  const query = db
-    .select({ id: playlists.id, userId: playlists.userId, cover: playlists.cover })
-    .from(playlists)
-    .where(eq(playlists.id, id));
-  return lock ? query.for("update") : query;
-}
 
 /**
  * (owner) writes, from `ownerRow`'s rows: unknown → 404; someone else's → 403, private or not

@@ -1,14 +1,19 @@
 import { newRouter } from "../../openapi/router.ts";
 import { trackCatalogueRoutes } from "./catalogue/routes.ts";
+import { conversionRoutes } from "./conversion/routes.ts";
 import { trackEventRoutes } from "./events/routes.ts";
+import { formUploadRoutes } from "./form-upload/routes.ts";
 import { streamingRoutes } from "./streaming/routes.ts";
-import { uploadRoutes } from "./upload/routes.ts";
 import { waveformRoutes } from "./waveform/routes.ts";
 
-/** /api/v1/tracks: streaming (under /stream), the upload, and the catalogue's tracks. */
+/**
+ * /api/v1/tracks: streaming (under /stream), the form upload, a conversion's retry and live
+ * status, and the catalogue's tracks. (The direct upload is mounted at /api/v1/uploads.)
+ */
 export const trackRoutes = newRouter()
   .route("/stream", streamingRoutes)
   .route("/", waveformRoutes)
-  .route("/", uploadRoutes)
+  .route("/", formUploadRoutes)
+  .route("/", conversionRoutes)
   .route("/", trackEventRoutes)
   .route("/", trackCatalogueRoutes);

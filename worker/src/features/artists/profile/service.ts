@@ -19,7 +19,7 @@ import type { RequestDeps } from "../../../request-deps.ts";
 import { deletePrefix } from "../../../storage/index.ts";
 import { offsetOf, type Page } from "../../../validation/common.ts";
 import { withSecondFactor } from "../../auth/two-factor/second-factor.ts";
-import { abortInStorage } from "../../uploads/service.ts";
+import { abortInStorage } from "../../tracks/direct-upload/service.ts";
 import { countOf, publicArtistColumns, relationOf } from "./queries.ts";
 import type { ArtistWithViewerOut } from "./schema.ts";
 

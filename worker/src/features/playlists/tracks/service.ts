@@ -1,9 +1,9 @@
 import { playlistTracks, tracks } from "@edge-music/db";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { ConflictError, NotFoundError } from "../../../errors/app-error.ts";
-import { isReady, playlistRow, playlistTrackRows, toPlaylist } from "../queries.ts";
+import { isReady, ownerRow, playlistRow, playlistTrackRows, toPlaylist } from "../queries.ts";
 import { PLAYLIST_TRACKS_MAX, type PlaylistOut } from "../schema.ts";
-import { assertOwnRow, ownerRow, type PlaylistDeps } from "../service.ts";
+import { assertOwnRow, type PlaylistDeps } from "../service.ts";
 import { changeAndTouch, ownedBy, reorderAndTouch } from "./queries.ts";
 
 /**

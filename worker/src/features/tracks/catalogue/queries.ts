@@ -1,6 +1,6 @@
 import { playbackGainDb } from "@edge-music/contracts";
-import { artists, type Queryable, tracks } from "@edge-music/db";
-import { and, asc, desc, eq } from "drizzle-orm";
+import { albums, artists, type Queryable, tracks } from "@edge-music/db";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { offsetOf, type Page } from "../../../validation/common.ts";
 import type { OwnTrackView, TrackView } from "./schema.ts";
 
@@ -154,3 +154,12 @@ export function ownTracksQuery(
     .limit(page.limit)
     .offset(offsetOf(page));
 }
+
+/**
+ * The album id when it is one of the artist's albums, else NULL: a value for an insert, checked in
+ * the same statement (the caller tells a NULL apart from a requested album and answers 404).
+ */
+export const ownAlbum = (albumId: string | null | undefined, artistId: string) =>
+  albumId
+    ? sql`(select ${albums.id} from ${albums} where ${albums.id} = ${albumId} and ${albums.artistId} = ${artistId})`
+    : null;

@@ -1,7 +1,7 @@
 import { expect, inject } from "vitest";
-import { s3Storage } from "../../src/storage/s3.ts";
-import { app, Client, type Registered, registerAccount } from "../support/auth.ts";
-import { send, testBindings } from "../support/env.ts";
+import { s3Storage } from "../../../src/storage/s3.ts";
+import { app, Client, type Registered, registerAccount } from "../../support/auth.ts";
+import { send, testBindings } from "../../support/env.ts";
 
 export const MIB = 1024 * 1024;
 const infra = inject("infra");

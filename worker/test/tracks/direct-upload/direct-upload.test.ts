@@ -1,15 +1,15 @@
 import { trackKeys } from "@edge-music/contracts";
-import { trackUploads } from "@edge-music/db";
+import { tracks, trackUploads } from "@edge-music/db";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "../../src/env.ts";
-import { abortExpiredUploads } from "../../src/features/uploads/service.ts";
-import { createLogger } from "../../src/logger.ts";
-import { Client, type Registered, registerAccount } from "../support/auth.ts";
-import { testBindings } from "../support/env.ts";
-import { httpDb, insertAlbum, withDb } from "../support/factories.ts";
-import { expectProblem } from "../support/problem.ts";
-import { conversionJob } from "../support/queue.ts";
+import { parseEnv } from "../../../src/env.ts";
+import { abortExpiredUploads } from "../../../src/features/tracks/direct-upload/service.ts";
+import { createLogger } from "../../../src/logger.ts";
+import { Client, type Registered, registerAccount } from "../../support/auth.ts";
+import { CLOSED_PORT, testBindings } from "../../support/env.ts";
+import { httpDb, insertAlbum, withDb } from "../../support/factories.ts";
+import { expectProblem } from "../../support/problem.ts";
+import { conversionJob } from "../../support/queue.ts";
 import { artist, MIB, S3_BINDINGS, sendParts, start, storage, wav } from "./support.ts";
 
 const complete = (account: Registered, id: string, parts: unknown) =>
@@ -49,6 +49,26 @@ describe("direct uploads", () => {
     expect(await uploadRow(started.uploadId)).toBeUndefined();
     // Completed once: the upload is gone.
     await expectProblem(await complete(account, started.uploadId, parts), 404, "NOT_FOUND");
+  });
+
+  it("answers 503 and keeps nothing when the queue refuses the job, as the form upload does", async () => {
+    const account = await artist();
+    const file = wav(6 * MIB);
+    const started = await start(account, file);
+    const parts = await sendParts(started, file);
+    const offline = new Client(account.client.ip, {
+      ...S3_BINDINGS,
+      REDIS_URL: `redis://127.0.0.1:${CLOSED_PORT}`,
+    });
+    offline.jar.set("access_token", account.client.jar.get("access_token") ?? "", "/api/v1");
+    const refused = await offline.post(`/api/v1/uploads/${started.uploadId}/complete`, { parts });
+    await expectProblem(refused, 503, "SERVICE_UNAVAILABLE");
+    const key = trackKeys(started.uploadId).source("Long_Take_master_.wav");
+    expect(await storage().head(key)).toBeFalsy();
+    const rows = await withDb((db) =>
+      db.select().from(tracks).where(eq(tracks.id, started.uploadId)),
+    );
+    expect(rows).toEqual([]);
   });
 
   it("refuses what a form upload refuses: too large (413), not audio by its type (415) or its bytes (415), another's album (404)", async () => {

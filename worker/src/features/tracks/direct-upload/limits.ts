@@ -3,8 +3,8 @@
 // round trip (the one that checks the session), before storage is asked for anything.
 import { albums, artists, type HttpDatabase, rateLimits, trackUploads } from "@edge-music/db";
 import { eq, type SQL, sql } from "drizzle-orm";
-import type { Env } from "../../env.ts";
-import { ConflictError, NotFoundError, RateLimitedError } from "../../errors/app-error.ts";
+import type { Env } from "../../../env.ts";
+import { ConflictError, NotFoundError, RateLimitedError } from "../../../errors/app-error.ts";
 
 const DAY_SECONDS = 24 * 60 * 60;
 

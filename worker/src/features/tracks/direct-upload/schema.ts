@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { AUDIO_CONTENT_TYPES } from "../../file-input/audio.ts";
-import { Timestamp, uuidParam } from "../../validation/common.ts";
-import { Title } from "../tracks/catalogue/schema.ts";
+import { AUDIO_CONTENT_TYPES } from "../../../file-input/audio.ts";
+import { Timestamp, uuidParam } from "../../../validation/common.ts";
+import { Title } from "../catalogue/schema.ts";
 
 /** S3 and R2 take at most 10,000 parts, each at least 5 MiB but the last. */
 export const MAX_PARTS = 10_000;

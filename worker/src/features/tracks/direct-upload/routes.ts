@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { problemResponses } from "../../openapi/problem-responses.ts";
-import { json, jsonBody, newRouter } from "../../openapi/router.ts";
-import { signedIn } from "../../security/guard.ts";
-import { uuidParam } from "../../validation/common.ts";
-import { OwnTrackDto } from "../tracks/catalogue/schema.ts";
+import { problemResponses } from "../../../openapi/problem-responses.ts";
+import { json, jsonBody, newRouter } from "../../../openapi/router.ts";
+import { signedIn } from "../../../security/guard.ts";
+import { uuidParam } from "../../../validation/common.ts";
+import { OwnTrackDto } from "../catalogue/schema.ts";
 import {
   CompleteUploadBody,
   DirectUploadDto,
@@ -70,7 +70,7 @@ const complete = createRoute({
   ...signedIn("artist"),
   summary: "Complete a direct upload: the track is made and converted",
   description:
-    "With every part's number and ETag, in ascending order. The parts are joined in storage, then the file is checked as a form upload is: its size (the announced one, at most MAX_DIRECT_UPLOAD_BYTES: else 400 `size_mismatch` or 413) and its type by its bytes (else 415); a refused file is deleted with its upload. Then the track is made, PROCESSING, with the upload's id, and its conversion job queued: 202 with the artist's view of the track. Parts that storage refuses (missing, too small, a wrong ETag) answer 400 with storage's reason in `errors[0].code`. Another artist's upload: 403; unknown, already completed or aborted: 404.",
+    "With every part's number and ETag, in ascending order. The parts are joined in storage, then the file is checked as a form upload is: its size (the announced one, at most MAX_DIRECT_UPLOAD_BYTES: else 400 `size_mismatch` or 413) and its type by its bytes (else 415); a refused file is deleted with its upload. Then the track is made, PROCESSING, with the upload's id, and its conversion job queued: 202 with the artist's view of the track. Parts that storage refuses (missing, too small, a wrong ETag) answer 400 with storage's reason in `errors[0].code`. Another artist's upload: 403; unknown, already completed or aborted: 404. If the conversion queue is unreachable: 503, and nothing is kept (the track and the stored file are removed, as for the form upload): upload it again.",
   request: { params: Params, ...jsonBody(CompleteUploadBody) },
   responses: {
     202: json(OwnTrackDto, "Accepted: converting."),

@@ -2,9 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { json, newRouter } from "../../../openapi/router.ts";
 import { signedIn } from "../../../security/guard.ts";
-import { IdParams } from "../../../validation/common.ts";
 import { OwnTrackDto } from "../catalogue/schema.ts";
-import { retryConversion, uploadTrack } from "./service.ts";
+import { uploadTrack } from "./service.ts";
 
 const upload = createRoute({
   method: "post",
@@ -17,7 +16,7 @@ const upload = createRoute({
     "multipart/form-data: `file` (required; MP3, WAV, FLAC, M4A, OGG or OPUS, recognised by its bytes — else 415; at most MAX_UPLOAD_BYTES, 100 MB by default — else 413), `title` (required, 1–200 characters), `albumId` (optional, one of your albums — else 404) and `cover` (optional image, PNG/JPEG/WebP ≤ 5 MB).",
     "The file is streamed into object storage as it arrives. The track is created PROCESSING and a conversion job `convert-audio-<trackId>-<fileName>` is queued (5 attempts, exponential backoff from 5 s); the answer is 202 with the track. Follow it live with GET /tracks/{id}/events (Server-Sent Events), or read `processingStatus` and `processingProgress` from GET /tracks/{id}.",
     "Conversion makes Opus files and an AAC HLS ladder at 128, 192 and 320 kbps, only the rates not above the source's own bitrate (PCM and lossless: sample rate × bits × channels; compressed: the stream's bitrate, else the container's). A source below 128 kbps gets one variant at the highest of 96, 64, 48 or 32 kbps not above it (32 for anything lower), named by that bitrate in the HLS master and the Opus file. Multichannel sources are downmixed to stereo (ITU coefficients). Input that can never be converted (not decodable, no audio stream, longer than 30 minutes) fails at once: FAILED with a readable reason; only passing faults (storage, database, a stopped converter) are retried.",
-    "If the queue is unreachable the upload answers 503 and nothing is kept.",
+    "If the queue is unreachable the upload answers 503 and nothing is kept (the track and its stored files are removed): send it again.",
   ].join("\n\n"),
   request: {
     body: {
@@ -45,25 +44,7 @@ const upload = createRoute({
   },
 });
 
-const retry = createRoute({
-  method: "post",
-  path: "/{id}/retry",
-  operationId: "retryTrackConversion",
-  tags: ["Tracks"],
-  ...signedIn("artist"),
-  summary: "Convert a failed track again",
-  description:
-    "Owner only. Queues the conversion of a FAILED track again from its uploaded file, which is kept for 7 days after the failure (then removed, and `processingError` says so): the track is PROCESSING again with a clean record (`processingError` null, `processingAttempts` 0, 5 attempts as for an upload) and the answer is 202 with it. 409 for a track in any other state, or whose uploaded file is no longer kept (upload it again). Another artist's track: 403; unknown: 404. If the queue is unreachable: 503 and the track stays FAILED as it was.",
-  request: { params: IdParams },
-  responses: {
-    202: json(OwnTrackDto, "Accepted: converting again."),
-    ...problemResponses(400, 401, 403, 404, 409, 503),
-  },
-});
-
-/** POST /api/v1/tracks and its retry; mounted next to the catalogue's track routes. */
-export const uploadRoutes = newRouter()
-  .openapi(upload, async (c) => c.json(await uploadTrack(c.var.deps, c.req.raw), 202))
-  .openapi(retry, async (c) =>
-    c.json(await retryConversion(c.var.deps, c.req.valid("param").id), 202),
-  );
+/** POST /api/v1/tracks: the form upload; mounted next to the catalogue's track routes. */
+export const formUploadRoutes = newRouter().openapi(upload, async (c) =>
+  c.json(await uploadTrack(c.var.deps, c.req.raw), 202),
+);

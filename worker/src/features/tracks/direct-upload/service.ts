@@ -3,30 +3,29 @@
 import { sanitizeFileName, trackKeys } from "@edge-music/contracts";
 import { type HttpDatabase, tracks, trackUploads } from "@edge-music/db";
 import { and, asc, eq, gt, inArray, lt } from "drizzle-orm";
-import { enqueueConversion } from "../../connections/queue.ts";
-import type { Env } from "../../env.ts";
+import type { Env } from "../../../env.ts";
 import {
   NotFoundError,
   PayloadTooLargeError,
   ServiceUnavailableError,
   UnsupportedMediaTypeError,
   ValidationError,
-} from "../../errors/app-error.ts";
-import { AUDIO_SNIFF_BYTES, sniffAudio } from "../../file-input/audio.ts";
-import { describeError, type Logger } from "../../logger.ts";
-import type { RequestDeps } from "../../request-deps.ts";
-import { assertOwner } from "../../security/guard.ts";
-import { refundQuery } from "../../security/rate-limit.ts";
+} from "../../../errors/app-error.ts";
+import { AUDIO_SNIFF_BYTES, sniffAudio } from "../../../file-input/audio.ts";
+import { describeError, type Logger } from "../../../logger.ts";
+import type { RequestDeps } from "../../../request-deps.ts";
+import { assertOwner } from "../../../security/guard.ts";
+import { refundQuery } from "../../../security/rate-limit.ts";
 import {
   type CompletedPart,
   directUploadStore,
   MultipartRefusedError,
   NoSuchMultipartError,
   s3ApiConfig,
-} from "../../storage/direct-upload.ts";
-import { findTrackQuery, toOwnTrackDto } from "../tracks/catalogue/queries.ts";
-import type { OwnTrackView } from "../tracks/catalogue/schema.ts";
-import { ownAlbum } from "../tracks/upload/service.ts";
+} from "../../../storage/direct-upload.ts";
+import { findTrackQuery, toOwnTrackDto } from "../catalogue/queries.ts";
+import type { OwnTrackView } from "../catalogue/schema.ts";
+import { newTrackInsert, queueConversion } from "../conversion/service.ts";
 import {
   dayKey,
   PENDING_MULTIPART,
@@ -255,9 +254,9 @@ async function refusal(ctx: UploadDeps, upload: { storageKey: string; size: numb
 
 /**
  * Completes the multipart upload, checks the stored file (size, type by its bytes), then makes
- * the track and removes the upload in one batch, and queues the job. A refused file is deleted
- * with its upload. A queue that cannot be reached does not lose the file: the track stays
- * PROCESSING and the transcoder's reconciler adds the missing job.
+ * the track and removes the upload in one batch, and queues its conversion
+ * (conversion/service.ts: a refused queue removes the track and its file, and answers 503). A
+ * refused file is deleted with its upload.
  */
 export async function completeUpload(
   ctx: UploadDeps,
@@ -284,32 +283,29 @@ export async function completeUpload(
   }
   const { db } = ctx;
   const [, removed, [view]] = await db.batch([
-    db.insert(tracks).values({
+    newTrackInsert(db, {
       id,
       artistId: upload.artistId,
-      albumId: ownAlbum(upload.albumId, upload.artistId),
+      albumId: upload.albumId,
       title: upload.title,
-      processingStatus: "PROCESSING",
-      sourceKey: upload.storageKey,
-      sourceFileName: upload.fileName,
+      source: { key: upload.storageKey, fileName: upload.fileName },
     }),
     db.delete(trackUploads).where(eq(trackUploads.id, id)).returning({ id: trackUploads.id }),
     findTrackQuery(db, id),
   ]);
   if (removed.length === 0 || !view) throw noSuchUpload(id);
-  try {
-    await enqueueConversion(ctx.redis, {
-      trackId: id,
-      artistId: upload.artistId,
-      sourceKey: upload.storageKey,
-      sourceFileName: upload.fileName,
-    });
-  } catch (error) {
-    ctx.log.warn("a completed upload's job waits for the reconciler", {
-      trackId: id,
-      ...describeError(error),
-    });
-  }
+  const job = {
+    trackId: id,
+    artistId: upload.artistId,
+    sourceKey: upload.storageKey,
+    sourceFileName: upload.fileName,
+  };
+  await queueConversion(ctx, job, {
+    undo: async () => {
+      await db.delete(tracks).where(eq(tracks.id, id));
+      await ctx.storage.delete(upload.storageKey);
+    },
+  });
   return toOwnTrackDto(view);
 }
 

@@ -1,12 +1,8 @@
-import { publishTrackState } from "@edge-music/contracts";
-import { albums, FOREIGN_KEY_VIOLATION, pgErrorCode, tracks } from "@edge-music/db";
-import { and, eq, isNotNull, sql } from "drizzle-orm";
-import { enqueueConversion, requeueConversion } from "../../../connections/queue.ts";
+import { FOREIGN_KEY_VIOLATION, pgErrorCode, tracks } from "@edge-music/db";
+import { eq } from "drizzle-orm";
 import {
-  ConflictError,
   NotFoundError,
   PayloadTooLargeError,
-  ServiceUnavailableError,
   UnsupportedMediaTypeError,
   ValidationError,
 } from "../../../errors/app-error.ts";
@@ -14,10 +10,10 @@ import { boundaryOf } from "../../../file-input/multipart-stream.ts";
 import { IMAGE_MAX_BYTES, type Image, mediaKey, storeImage } from "../../../images/images.ts";
 import { describeError } from "../../../logger.ts";
 import type { RequestDeps } from "../../../request-deps.ts";
-import { assertOwner } from "../../../security/guard.ts";
 import { confirmSession } from "../../../security/sessions.ts";
 import { findTrackQuery, toOwnTrackDto } from "../catalogue/queries.ts";
 import type { OwnTrackView } from "../catalogue/schema.ts";
+import { newTrackInsert, queueConversion } from "../conversion/service.ts";
 import { readUpload } from "./read-upload.ts";
 
 export interface NewUpload {
@@ -59,10 +55,10 @@ interface Undo {
 
 /**
  * POST /tracks, all of it: the multipart body is streamed (the audio straight to storage, checked
- * by its bytes), the cover is stored, then the track row is committed and its conversion job
- * added. The row is committed first, so the job always finds its track (a transcoder may take it
- * the moment it is added). Until the job is added, every failure undoes the upload (row, then
- * objects); a refused job is a 503. Answers the artist's view of the new track.
+ * by its bytes), the cover is stored, then the track row is committed PROCESSING and its
+ * conversion queued (conversion/service.ts, whose policy for a refused queue undoes the upload
+ * and answers 503). Every failure before that undoes the upload too (row, then objects). Answers
+ * the artist's view of the new track.
  */
 export async function uploadTrack(
   ctx: Pick<RequestDeps, "db" | "redis" | "storage" | "log" | "env" | "principal">,
@@ -81,6 +77,8 @@ export async function uploadTrack(
   const trackId = crypto.randomUUID();
   const artistId = ctx.principal.id;
   const undo: Undo = { objects: [], row: false };
+  let row: Awaited<ReturnType<typeof insertTrack>>;
+  let source: { key: string; fileName: string };
   try {
     const form = await readUpload(request.body ?? new ReadableStream(), boundaryOf(contentType), {
       trackId,
@@ -89,28 +87,19 @@ export async function uploadTrack(
       uploaded: undo.objects,
     });
     const upload = { trackId, artistId, ...form };
-    const { title, source } = validateUpload(upload);
+    const valid = validateUpload(upload);
+    source = valid.source;
     const cover = upload.cover ? await storeImage(ctx.storage, "covers", upload.cover) : null;
     const coverKey = mediaKey(cover);
     if (coverKey) undo.objects.push(coverKey);
-    const row = await insertTrack(ctx, upload, title, source, cover, undo);
-    try {
-      await enqueueConversion(ctx.redis, {
-        trackId,
-        artistId,
-        sourceKey: source.key,
-        sourceFileName: source.fileName,
-      });
-    } catch (error) {
-      throw new ServiceUnavailableError("The conversion queue is unavailable; try again.", {
-        cause: error,
-      });
-    }
-    return toOwnTrackDto(row);
+    row = await insertTrack(ctx, upload, valid.title, source, cover, undo);
   } catch (error) {
     await undoUpload(ctx, trackId, undo);
     throw error;
   }
+  const job = { trackId, artistId, sourceKey: source.key, sourceFileName: source.fileName };
+  await queueConversion(ctx, job, { undo: () => undoUpload(ctx, trackId, undo) });
+  return toOwnTrackDto(row);
 }
 
 /**
@@ -138,15 +127,6 @@ async function undoUpload(
 }
 
 /**
- * The album id when it is one of the artist's albums, else NULL: a value for an insert, checked in
- * the same statement (the caller tells a NULL apart from a requested album and answers 404).
- */
-export const ownAlbum = (albumId: string | null | undefined, artistId: string) =>
-  albumId
-    ? sql`(select ${albums.id} from ${albums} where ${albums.id} = ${albumId} and ${albums.artistId} = ${artistId})`
-    : null;
-
-/**
  * One batch (one round trip): the row, then the artist's view of it. The album is taken only when
  * it is the caller's (else the column gets NULL and the upload is refused and undone); the
  * foreign key holds it until the commit, so it cannot vanish in between.
@@ -163,15 +143,13 @@ async function insertTrack(
   let rows: Awaited<ReturnType<typeof findTrackQuery>>;
   try {
     [, rows] = await db.batch([
-      db.insert(tracks).values({
+      newTrackInsert(db, {
         id: upload.trackId,
         artistId: upload.artistId,
-        albumId: ownAlbum(upload.albumId, upload.artistId),
+        albumId: upload.albumId,
         title,
         cover,
-        processingStatus: "PROCESSING",
-        sourceKey: source.key,
-        sourceFileName: source.fileName,
+        source,
       }),
       findTrackQuery(db, upload.trackId),
     ]);
@@ -186,98 +164,4 @@ async function insertTrack(
   if (!row) throw new Error("the new track was not read back");
   if (upload.albumId && row.albumId === null) throw new NotFoundError("No such album of yours.");
   return row;
-}
-
-/**
- * Queues a FAILED track's conversion again while its source is kept. One batch reads the track as
- * it was and makes it PROCESSING with a clean record (only the owner's FAILED track with a
- * source); then the job is replaced. A refused queue puts the record back (503).
- */
-export async function retryConversion(
-  ctx: Pick<RequestDeps, "db" | "redis" | "log" | "principal">,
-  id: string,
-): Promise<OwnTrackView> {
-  const { db } = ctx;
-  const [[before], restarted, [view]] = await db.batch([
-    db
-      .select({
-        artistId: tracks.artistId,
-        status: tracks.processingStatus,
-        sourceKey: tracks.sourceKey,
-        sourceFileName: tracks.sourceFileName,
-        error: tracks.processingError,
-        attempts: tracks.processingAttempts,
-        startedAt: tracks.processingStartedAt,
-        finishedAt: tracks.processingFinishedAt,
-      })
-      .from(tracks)
-      .where(eq(tracks.id, id)),
-    db
-      .update(tracks)
-      .set({
-        processingStatus: "PROCESSING",
-        processingError: null,
-        processingAttempts: 0,
-        processingProgress: 0,
-        processingStartedAt: null,
-        processingFinishedAt: null,
-      })
-      .where(
-        and(
-          eq(tracks.id, id),
-          eq(tracks.artistId, ctx.principal.id),
-          eq(tracks.processingStatus, "FAILED"),
-          isNotNull(tracks.sourceKey),
-          isNotNull(tracks.sourceFileName),
-        ),
-      )
-      .returning({ id: tracks.id }),
-    findTrackQuery(db, id),
-  ]);
-  if (!before) throw new NotFoundError(`No track with id ${id}.`);
-  assertOwner(ctx.principal, before.artistId, "track");
-  if (before.status !== "FAILED") {
-    throw new ConflictError(
-      `Only a FAILED track is converted again; this one is ${before.status}.`,
-    );
-  }
-  if (restarted.length === 0 || !before.sourceKey || !before.sourceFileName || !view) {
-    throw new ConflictError("The uploaded file is no longer kept; upload it again.");
-  }
-  try {
-    // Its listeners (and the next to come) learn of the new round before the job can start.
-    await publishTrackState(ctx.redis, id, {
-      processingStatus: "PROCESSING",
-      processingProgress: 0,
-      processingError: null,
-      processingAttempts: 0,
-    });
-    await requeueConversion(ctx.redis, {
-      trackId: id,
-      artistId: before.artistId,
-      sourceKey: before.sourceKey,
-      sourceFileName: before.sourceFileName,
-    });
-  } catch (error) {
-    await db
-      .update(tracks)
-      .set({
-        processingStatus: "FAILED",
-        processingError: before.error,
-        processingAttempts: before.attempts,
-        processingStartedAt: before.startedAt,
-        processingFinishedAt: before.finishedAt,
-      })
-      .where(and(eq(tracks.id, id), eq(tracks.processingStatus, "PROCESSING")))
-      .catch((undo: unknown) =>
-        ctx.log.error("a refused retry left the track PROCESSING", {
-          trackId: id,
-          ...describeError(undo),
-        }),
-      );
-    throw new ServiceUnavailableError("The conversion queue is unavailable; try again.", {
-      cause: error,
-    });
-  }
-  return toOwnTrackDto(view);
 }

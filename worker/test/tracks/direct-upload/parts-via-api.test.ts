@@ -2,13 +2,13 @@ import { trackKeys } from "@edge-music/contracts";
 import { trackUploads } from "@edge-music/db";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { parseEnv } from "../../src/env.ts";
-import { directUploadStore, s3ApiConfig } from "../../src/storage/direct-upload.ts";
-import { Client, registerAccount } from "../support/auth.ts";
-import { testBindings } from "../support/env.ts";
-import { withDb } from "../support/factories.ts";
-import { expectProblem } from "../support/problem.ts";
-import { conversionJob } from "../support/queue.ts";
+import { parseEnv } from "../../../src/env.ts";
+import { directUploadStore, s3ApiConfig } from "../../../src/storage/direct-upload.ts";
+import { Client, registerAccount } from "../../support/auth.ts";
+import { testBindings } from "../../support/env.ts";
+import { withDb } from "../../support/factories.ts";
+import { expectProblem } from "../../support/problem.ts";
+import { conversionJob } from "../../support/queue.ts";
 import {
   artist,
   MIB,

@@ -1,0 +1,65 @@
+import { z } from "@hono/zod-openapi";
+import { SessionDto } from "../auth/schema.ts";
+
+// What a person gets when exporting their data (GET /users/me/export, GET /artists/me/export).
+
+const At = z.iso.datetime();
+export const UserExport = z
+  .object({
+    exportedAt: At,
+    account: z
+      .object({
+        id: z.uuid(),
+        username: z.string(),
+        email: z.string(),
+        emailVerifiedAt: At.nullable(),
+        createdAt: At,
+        updatedAt: At,
+        twoFactorEnabled: z.boolean(),
+      })
+      .nullable(),
+    sessions: z.array(SessionDto),
+    history: z.array(z.object({ trackId: z.uuid(), listenedAt: At })),
+    playlists: z.array(
+      z.object({
+        id: z.uuid(),
+        title: z.string(),
+        description: z.string(),
+        isPublic: z.boolean(),
+        cover: z.string().nullable(),
+        tracks: z.array(z.object({ trackId: z.uuid(), position: z.number().int(), addedAt: At })),
+      }),
+    ),
+    likedPlaylists: z.array(z.uuid()),
+    likedArtists: z.array(z.object({ artistId: z.uuid(), at: At })),
+    follows: z.array(z.object({ artistId: z.uuid(), at: At })),
+  })
+  .openapi("UserExport");
+
+export const ArtistExport = z
+  .object({
+    exportedAt: At,
+    account: z
+      .object({
+        id: z.uuid(),
+        username: z.string(),
+        email: z.string(),
+        emailVerifiedAt: At.nullable(),
+        bio: z.string(),
+        avatar: z.string().nullable(),
+        backgroundImage: z.string().nullable(),
+        createdAt: At,
+        twoFactorEnabled: z.boolean(),
+      })
+      .nullable(),
+    sessions: z.array(SessionDto),
+    tracks: z.array(
+      z
+        .object({ id: z.uuid(), title: z.string(), processingStatus: z.string() })
+        .catchall(z.unknown()),
+    ),
+    albums: z.array(z.object({ id: z.uuid(), title: z.string() }).catchall(z.unknown())),
+    followers: z.number().int().min(0),
+    likes: z.number().int().min(0),
+  })
+  .openapi("ArtistExport");
