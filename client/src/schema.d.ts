@@ -75,7 +75,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Sets `access_token` (5 minutes) and `refresh_token` (30 days) as HttpOnly, SameSite=Lax cookies (Secure unless the service runs on http://localhost). A session lasts at most 30 days from sign-in, and ends sooner when unused (no refresh) for 14 days. For an account with 2FA, the first answer is `{requiresTwoFactor: true}` without cookies; send the same body again with `code`. Failed sign-ins are limited per client network (an IPv4 address, an IPv6 /64): 50 per 15 minutes in all, and against one account 10 per 15 minutes, fewer (3, then 1) once that account has had more than 20 (then 100) failures from everywhere; then 429 with Retry-After. A network with no failures against the account is always judged, so guessing never locks the owner out; the answers are the same whether the account exists or not.
+         * @description Sets `access_token` (5 minutes) and `refresh_token` (30 days) as HttpOnly, SameSite=Lax cookies (Secure unless the service runs on http://localhost). A session lasts at most 30 days from sign-in, and ends sooner when unused (no refresh) for 14 days. For an account with 2FA, the first answer is `{requiresTwoFactor: true}` without cookies; send the same body again with `code`. Failed sign-ins are limited per client network (an IPv4 address, an IPv6 /64): 50 per 15 minutes in all (an IPv6 /56 100, a /48 200), and against one account 10 per 15 minutes, fewer (3, then 1) once that account has had more than 20 (then 100) failures from everywhere; the same allowance against the account holds for an IPv6 client's /56 and /48 as a whole, so rotating through the 65,536 /64s of a /48 gains nothing; then 429 with Retry-After. A code is counted against the code limits only once the password is right (5 wrong codes per account in 15 minutes, then 429), so whoever does not know the password cannot use up the owner's codes. A network with no failures against the account is always judged, so guessing never locks the owner out; the answers are the same whether the account exists or not.
          */
         post: operations["loginUser"];
         delete?: never;
@@ -95,7 +95,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the session's tokens
-         * @description Reads the `refresh_token` cookie and sets both cookies anew. The refresh token used stops working. Two tabs that refresh with the same token at the same moment both succeed: the token the last rotation replaced, presented again within 10 seconds of that rotation, gets the current pair (no new rotation). Any other refresh token that was already used revokes the whole session (401), since only a copy could still hold it.
+         * @description Reads the `refresh_token` cookie and sets both cookies anew. The refresh token used stops working. Two tabs that refresh with the same token at the same moment both succeed: the token the last rotation replaced, presented again within 10 seconds of that rotation, gets the current pair (no new rotation), once: presented a third time, it revokes the session like any replay. Any other refresh token that was already used revokes the whole session (401), since only a copy could still hold it.
          */
         post: operations["refreshUserSession"];
         delete?: never;
@@ -157,7 +157,7 @@ export interface paths {
         post?: never;
         /**
          * End every other session
-         * @description Ends every session of the account except the caller's (sign out everywhere else). Their next requests answer 401 at once.
+         * @description Ends every session of the account except the caller's (sign out everywhere else). Their next requests answer 401 at once. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled.
          */
         delete: operations["endOtherUserSessions"];
         options?: never;
@@ -196,7 +196,7 @@ export interface paths {
         put?: never;
         /**
          * Start setting up 2FA (TOTP)
-         * @description Returns a new secret as a QR code (PNG, base64), as an otpauth:// URI and in base32 for manual entry. 2FA is not active until 2fa/verify accepts a code. Calling it again before verifying replaces the secret. 409 when 2FA is already on. Re-authentication: an account with a password sends `password` (a wrong one counts as a failed sign-in and answers 400 `wrong_password`); an account that signs in only through an identity provider sends a current TOTP `code` when it has 2FA, or acts within 5 minutes of signing in (else 403: sign in again).
+         * @description Returns a new secret as a QR code (PNG, base64), as an otpauth:// URI and in base32 for manual entry. 2FA is not active until 2fa/verify accepts a code. Calling it again before verifying replaces the secret. 409 when 2FA is already on. The body may be left out. Re-authentication: an account with a password sends `password` (a wrong one counts as a failed sign-in and answers 400 `wrong_password`); an account that signs in only through an identity provider sends a current TOTP `code` when it has 2FA, or acts within 5 minutes of signing in (else 403: sign in again). The specification's body (no `password`) is accepted within 5 minutes of signing in (the session's start: a refresh does not renew it); later, an account with a password that sends none gets 403 `REAUTHENTICATION_REQUIRED` and sends the request again with `password`.
          */
         post: operations["enableUserTwoFactor"];
         delete?: never;
@@ -216,7 +216,7 @@ export interface paths {
         put?: never;
         /**
          * Turn 2FA on with a first code
-         * @description A current code from the authenticator turns 2FA on and returns 10 single-use recovery codes (shown only here; 80 bits each). Codes of the previous, current and next 30-second step are accepted, each once. Every other session of the account ends. Wrong codes answer 401 and are limited (5 per account and 30 per client network, an IPv4 address or an IPv6 /64, in 15 minutes; then 429).
+         * @description A current code from the authenticator turns 2FA on and returns 10 single-use recovery codes (shown only here; 80 bits each). Codes of the previous, current and next 30-second step are accepted, each once. Every other session of the account ends. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled. Wrong codes answer 401 and are limited (5 per account and 30 per client network, an IPv4 address or an IPv6 /64, in 15 minutes; then 429).
          */
         post: operations["verifyUserTwoFactor"];
         delete?: never;
@@ -236,7 +236,7 @@ export interface paths {
         put?: never;
         /**
          * Turn 2FA off
-         * @description Needs a current TOTP code (not a recovery code) and, for an account with a password, the password. Removes the secret and the recovery codes; every other session of the account ends. 409 when 2FA is off. Wrong codes answer 401 and are limited (5 per account and 30 per client network, an IPv4 address or an IPv6 /64, in 15 minutes; then 429). Re-authentication: an account with a password sends `password` (a wrong one counts as a failed sign-in and answers 400 `wrong_password`); an account that signs in only through an identity provider sends a current TOTP `code` when it has 2FA, or acts within 5 minutes of signing in (else 403: sign in again).
+         * @description Needs a current TOTP code (not a recovery code) and, for an account with a password, the password. Removes the secret and the recovery codes; every other session of the account ends. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled. 409 when 2FA is off. Wrong codes answer 401 and are limited (5 per account and 30 per client network, an IPv4 address or an IPv6 /64, in 15 minutes; then 429). Re-authentication: an account with a password sends `password` (a wrong one counts as a failed sign-in and answers 400 `wrong_password`); an account that signs in only through an identity provider sends a current TOTP `code` when it has 2FA, or acts within 5 minutes of signing in (else 403: sign in again). The specification's body (no `password`) is accepted within 5 minutes of signing in (the session's start: a refresh does not renew it); later, an account with a password that sends none gets 403 `REAUTHENTICATION_REQUIRED` and sends the request again with `password`.
          */
         post: operations["disableUserTwoFactor"];
         delete?: never;
@@ -256,7 +256,7 @@ export interface paths {
         put?: never;
         /**
          * New recovery codes
-         * @description Replaces the recovery codes with 10 new ones (shown only here); the old ones stop working. Needs a current TOTP code and, for an account with a password, the password. Every other session of the account ends. 409 when 2FA is off. Wrong codes answer 401 and are limited (5 per account and 30 per client network, an IPv4 address or an IPv6 /64, in 15 minutes; then 429). Re-authentication: an account with a password sends `password` (a wrong one counts as a failed sign-in and answers 400 `wrong_password`); an account that signs in only through an identity provider sends a current TOTP `code` when it has 2FA, or acts within 5 minutes of signing in (else 403: sign in again).
+         * @description Replaces the recovery codes with 10 new ones (shown only here); the old ones stop working. Needs a current TOTP code and, for an account with a password, the password. Every other session of the account ends. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled. 409 when 2FA is off. Wrong codes answer 401 and are limited (5 per account and 30 per client network, an IPv4 address or an IPv6 /64, in 15 minutes; then 429). Re-authentication: an account with a password sends `password` (a wrong one counts as a failed sign-in and answers 400 `wrong_password`); an account that signs in only through an identity provider sends a current TOTP `code` when it has 2FA, or acts within 5 minutes of signing in (else 403: sign in again).
          */
         post: operations["regenerateUserRecoveryCodes"];
         delete?: never;
@@ -356,7 +356,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with a reset token
-         * @description Sets the password (same rules as registration), ends every session of the account and invalidates its other reset links. It does not sign in. An invalid, used or expired token answers 400 (`errors[0].code` = `invalid_token`).
+         * @description Sets the password (same rules as registration), ends every session of the account and invalidates its other reset links. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled. It does not sign in. An invalid, used or expired token answers 400 (`errors[0].code` = `invalid_token`).
          */
         post: operations["resetUserPassword"];
         delete?: never;
@@ -376,7 +376,7 @@ export interface paths {
         put?: never;
         /**
          * Change the password
-         * @description Needs the current password. A wrong one counts as a failed sign-in (the login limits, per client network: see login; then 429) and answers 400 with `errors[0].code` = `wrong_password`. The new password follows the registration rules and must differ from the current one (`same_password`). On success every other session of the account ends (the caller's stays) and a notice is mailed to the account's address. 409 for an account that signs in only through an identity provider (it has no password; `password/forgot` sets one).
+         * @description Needs the current password. A wrong one counts as a failed sign-in (the login limits, per client network: see login; then 429) and answers 400 with `errors[0].code` = `wrong_password`. The new password follows the registration rules and must differ from the current one (`same_password`). On success every other session of the account ends (the caller's stays) and a notice is mailed to the account's address. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled. 409 for an account that signs in only through an identity provider (it has no password; `password/forgot` sets one).
          */
         post: operations["changeUserPassword"];
         delete?: never;
@@ -476,7 +476,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Sets `access_token` (5 minutes) and `refresh_token` (30 days) as HttpOnly, SameSite=Lax cookies (Secure unless the service runs on http://localhost). A session lasts at most 30 days from sign-in, and ends sooner when unused (no refresh) for 14 days. For an account with 2FA, the first answer is `{requiresTwoFactor: true}` without cookies; send the same body again with `code`. Failed sign-ins are limited per client network (an IPv4 address, an IPv6 /64): 50 per 15 minutes in all, and against one account 10 per 15 minutes, fewer (3, then 1) once that account has had more than 20 (then 100) failures from everywhere; then 429 with Retry-After. A network with no failures against the account is always judged, so guessing never locks the owner out; the answers are the same whether the account exists or not.
+         * @description Sets `access_token` (5 minutes) and `refresh_token` (30 days) as HttpOnly, SameSite=Lax cookies (Secure unless the service runs on http://localhost). A session lasts at most 30 days from sign-in, and ends sooner when unused (no refresh) for 14 days. For an account with 2FA, the first answer is `{requiresTwoFactor: true}` without cookies; send the same body again with `code`. Failed sign-ins are limited per client network (an IPv4 address, an IPv6 /64): 50 per 15 minutes in all (an IPv6 /56 100, a /48 200), and against one account 10 per 15 minutes, fewer (3, then 1) once that account has had more than 20 (then 100) failures from everywhere; the same allowance against the account holds for an IPv6 client's /56 and /48 as a whole, so rotating through the 65,536 /64s of a /48 gains nothing; then 429 with Retry-After. A code is counted against the code limits only once the password is right (5 wrong codes per account in 15 minutes, then 429), so whoever does not know the password cannot use up the owner's codes. A network with no failures against the account is always judged, so guessing never locks the owner out; the answers are the same whether the account exists or not.
          */
         post: operations["loginArtist"];
         delete?: never;
@@ -496,7 +496,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the session's tokens
-         * @description Reads the `refresh_token` cookie and sets both cookies anew. The refresh token used stops working. Two tabs that refresh with the same token at the same moment both succeed: the token the last rotation replaced, presented again within 10 seconds of that rotation, gets the current pair (no new rotation). Any other refresh token that was already used revokes the whole session (401), since only a copy could still hold it.
+         * @description Reads the `refresh_token` cookie and sets both cookies anew. The refresh token used stops working. Two tabs that refresh with the same token at the same moment both succeed: the token the last rotation replaced, presented again within 10 seconds of that rotation, gets the current pair (no new rotation), once: presented a third time, it revokes the session like any replay. Any other refresh token that was already used revokes the whole session (401), since only a copy could still hold it.
          */
         post: operations["refreshArtistSession"];
         delete?: never;
@@ -558,7 +558,7 @@ export interface paths {
         post?: never;
         /**
          * End every other session
-         * @description Ends every session of the account except the caller's (sign out everywhere else). Their next requests answer 401 at once.
+         * @description Ends every session of the account except the caller's (sign out everywhere else). Their next requests answer 401 at once. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled.
          */
         delete: operations["endOtherArtistSessions"];
         options?: never;
@@ -597,7 +597,7 @@ export interface paths {
         put?: never;
         /**
          * Start setting up 2FA (TOTP)
-         * @description Returns a new secret as a QR code (PNG, base64), as an otpauth:// URI and in base32 for manual entry. 2FA is not active until 2fa/verify accepts a code. Calling it again before verifying replaces the secret. 409 when 2FA is already on. Re-authentication: an account with a password sends `password` (a wrong one counts as a failed sign-in and answers 400 `wrong_password`); an account that signs in only through an identity provider sends a current TOTP `code` when it has 2FA, or acts within 5 minutes of signing in (else 403: sign in again).
+         * @description Returns a new secret as a QR code (PNG, base64), as an otpauth:// URI and in base32 for manual entry. 2FA is not active until 2fa/verify accepts a code. Calling it again before verifying replaces the secret. 409 when 2FA is already on. The body may be left out. Re-authentication: an account with a password sends `password` (a wrong one counts as a failed sign-in and answers 400 `wrong_password`); an account that signs in only through an identity provider sends a current TOTP `code` when it has 2FA, or acts within 5 minutes of signing in (else 403: sign in again). The specification's body (no `password`) is accepted within 5 minutes of signing in (the session's start: a refresh does not renew it); later, an account with a password that sends none gets 403 `REAUTHENTICATION_REQUIRED` and sends the request again with `password`.
          */
         post: operations["enableArtistTwoFactor"];
         delete?: never;
@@ -617,7 +617,7 @@ export interface paths {
         put?: never;
         /**
          * Turn 2FA on with a first code
-         * @description A current code from the authenticator turns 2FA on and returns 10 single-use recovery codes (shown only here; 80 bits each). Codes of the previous, current and next 30-second step are accepted, each once. Every other session of the account ends. Wrong codes answer 401 and are limited (5 per account and 30 per client network, an IPv4 address or an IPv6 /64, in 15 minutes; then 429).
+         * @description A current code from the authenticator turns 2FA on and returns 10 single-use recovery codes (shown only here; 80 bits each). Codes of the previous, current and next 30-second step are accepted, each once. Every other session of the account ends. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled. Wrong codes answer 401 and are limited (5 per account and 30 per client network, an IPv4 address or an IPv6 /64, in 15 minutes; then 429).
          */
         post: operations["verifyArtistTwoFactor"];
         delete?: never;
@@ -637,7 +637,7 @@ export interface paths {
         put?: never;
         /**
          * Turn 2FA off
-         * @description Needs a current TOTP code (not a recovery code) and, for an account with a password, the password. Removes the secret and the recovery codes; every other session of the account ends. 409 when 2FA is off. Wrong codes answer 401 and are limited (5 per account and 30 per client network, an IPv4 address or an IPv6 /64, in 15 minutes; then 429). Re-authentication: an account with a password sends `password` (a wrong one counts as a failed sign-in and answers 400 `wrong_password`); an account that signs in only through an identity provider sends a current TOTP `code` when it has 2FA, or acts within 5 minutes of signing in (else 403: sign in again).
+         * @description Needs a current TOTP code (not a recovery code) and, for an account with a password, the password. Removes the secret and the recovery codes; every other session of the account ends. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled. 409 when 2FA is off. Wrong codes answer 401 and are limited (5 per account and 30 per client network, an IPv4 address or an IPv6 /64, in 15 minutes; then 429). Re-authentication: an account with a password sends `password` (a wrong one counts as a failed sign-in and answers 400 `wrong_password`); an account that signs in only through an identity provider sends a current TOTP `code` when it has 2FA, or acts within 5 minutes of signing in (else 403: sign in again). The specification's body (no `password`) is accepted within 5 minutes of signing in (the session's start: a refresh does not renew it); later, an account with a password that sends none gets 403 `REAUTHENTICATION_REQUIRED` and sends the request again with `password`.
          */
         post: operations["disableArtistTwoFactor"];
         delete?: never;
@@ -657,7 +657,7 @@ export interface paths {
         put?: never;
         /**
          * New recovery codes
-         * @description Replaces the recovery codes with 10 new ones (shown only here); the old ones stop working. Needs a current TOTP code and, for an account with a password, the password. Every other session of the account ends. 409 when 2FA is off. Wrong codes answer 401 and are limited (5 per account and 30 per client network, an IPv4 address or an IPv6 /64, in 15 minutes; then 429). Re-authentication: an account with a password sends `password` (a wrong one counts as a failed sign-in and answers 400 `wrong_password`); an account that signs in only through an identity provider sends a current TOTP `code` when it has 2FA, or acts within 5 minutes of signing in (else 403: sign in again).
+         * @description Replaces the recovery codes with 10 new ones (shown only here); the old ones stop working. Needs a current TOTP code and, for an account with a password, the password. Every other session of the account ends. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled. 409 when 2FA is off. Wrong codes answer 401 and are limited (5 per account and 30 per client network, an IPv4 address or an IPv6 /64, in 15 minutes; then 429). Re-authentication: an account with a password sends `password` (a wrong one counts as a failed sign-in and answers 400 `wrong_password`); an account that signs in only through an identity provider sends a current TOTP `code` when it has 2FA, or acts within 5 minutes of signing in (else 403: sign in again).
          */
         post: operations["regenerateArtistRecoveryCodes"];
         delete?: never;
@@ -757,7 +757,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with a reset token
-         * @description Sets the password (same rules as registration), ends every session of the account and invalidates its other reset links. It does not sign in. An invalid, used or expired token answers 400 (`errors[0].code` = `invalid_token`).
+         * @description Sets the password (same rules as registration), ends every session of the account and invalidates its other reset links. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled. It does not sign in. An invalid, used or expired token answers 400 (`errors[0].code` = `invalid_token`).
          */
         post: operations["resetArtistPassword"];
         delete?: never;
@@ -777,7 +777,7 @@ export interface paths {
         put?: never;
         /**
          * Change the password
-         * @description Needs the current password. A wrong one counts as a failed sign-in (the login limits, per client network: see login; then 429) and answers 400 with `errors[0].code` = `wrong_password`. The new password follows the registration rules and must differ from the current one (`same_password`). On success every other session of the account ends (the caller's stays) and a notice is mailed to the account's address. 409 for an account that signs in only through an identity provider (it has no password; `password/forgot` sets one).
+         * @description Needs the current password. A wrong one counts as a failed sign-in (the login limits, per client network: see login; then 429) and answers 400 with `errors[0].code` = `wrong_password`. The new password follows the registration rules and must differ from the current one (`same_password`). On success every other session of the account ends (the caller's stays) and a notice is mailed to the account's address. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled. 409 for an account that signs in only through an identity provider (it has no password; `password/forgot` sets one).
          */
         post: operations["changeArtistPassword"];
         delete?: never;
@@ -1055,7 +1055,7 @@ export interface paths {
         post?: never;
         /**
          * Delete the own account
-         * @description Deletes the account with its sessions, tracks (with their files, playlist entries and listens), albums, follows and likes, and the tracks' conversion jobs, and signs out. Objects in storage are deleted right after the response; nothing of the account is reachable from then on. Another artist's id answers 403 before anything else. Re-authentication: an account with a password sends `password` (a wrong one counts as a failed sign-in and answers 400 `wrong_password`); an account that signs in only through an identity provider sends a current TOTP `code` when it has 2FA, or acts within 5 minutes of signing in (else 403: sign in again). An account with 2FA on also sends a current TOTP `code` (not a recovery code; else 400 `required`).
+         * @description Deletes the account with its sessions, tracks (with their files, playlist entries and listens), albums, follows and likes, and the tracks' conversion jobs, aborts its direct uploads in progress (their part URLs take nothing from then on), and signs out. Objects in storage are deleted right after the response; nothing of the account is reachable from then on. Another artist's id answers 403 before anything else. Re-authentication: an account with a password sends `password` (a wrong one counts as a failed sign-in and answers 400 `wrong_password`); an account that signs in only through an identity provider sends a current TOTP `code` when it has 2FA, or acts within 5 minutes of signing in (else 403: sign in again). An account with 2FA on also sends a current TOTP `code` (not a recovery code; else 400 `required`).
          */
         delete: operations["deleteMyArtistAccount"];
         options?: never;
@@ -1484,7 +1484,7 @@ export interface paths {
          *
          *     Conversion makes Opus files and an AAC HLS ladder at 128, 192 and 320 kbps, only the rates not above the source's own bitrate (PCM and lossless: sample rate × bits × channels; compressed: the stream's bitrate, else the container's). A source below 128 kbps gets one variant at the highest of 96, 64, 48 or 32 kbps not above it (32 for anything lower), named by that bitrate in the HLS master and the Opus file. Multichannel sources are downmixed to stereo (ITU coefficients). Input that can never be converted (not decodable, no audio stream, longer than 30 minutes) fails at once: FAILED with a readable reason; only passing faults (storage, database, a stopped converter) are retried.
          *
-         *     If the queue is unreachable the upload answers 503 and nothing is kept.
+         *     If the queue is unreachable the upload answers 503 and nothing is kept (the track and its stored files are removed): send it again.
          */
         post: operations["uploadTrack"];
         delete?: never;
@@ -1524,9 +1524,11 @@ export interface paths {
          * Follow a track's conversion live (Server-Sent Events)
          * @description Owner only. A `text/event-stream` of `status` events until the track is READY or FAILED, then the stream ends; a client closes its EventSource on either (a reconnection to a finished track is sent its final state and ended again). Each event's data is the whole state as JSON: `{"processingStatus","processingProgress","processingError","processingAttempts"}`, as GET /tracks/{id} shows them.
          *
-         *     The first event is the current state. Events carry an `id`: a client that reconnects with `Last-Event-ID` (EventSource does so by itself) is sent only the states it missed; an id that is not one of this stream's answers 400. A comment line (`: heartbeat`) comes every 15 s when nothing happens, so proxies keep the connection open.
+         *     The first event is the current state. Events carry an `id`: a client that reconnects with `Last-Event-ID` (EventSource does so by itself) is sent only the states it missed; an id past the newest event of this stream (or any id while none has been published) answers 400, as does a malformed one. A comment line (`: heartbeat`) comes every 15 s when nothing happens, so proxies keep the connection open.
          *
-         *     How it is fed: the transcoder appends each state it writes to the track's row to a Redis stream; each listener waits on that stream with a blocking read, which Redis answers the moment a state is appended. The database is read once per connection (the owner check), never polled. Another artist's track: 403; unknown: 404; Redis unreachable: 503.
+         *     Limits (each open stream holds a Redis connection): at most 5 streams at once per track and 25 per account over all its tracks; past either, 429 with `Retry-After` (the seconds until the first of those streams ends at the latest). A stream ends after 5 minutes even while the conversion goes on: EventSource reconnects by itself with `Last-Event-ID` and misses nothing. Every 30 s an open stream checks that the track is still there and the session still live, and ends if not (the reconnection is then answered 404 or 401).
+         *
+         *     How it is fed: the transcoder appends each state it writes to the track's row to a Redis stream; each listener waits on that stream with a blocking read, which Redis answers the moment a state is appended. The database is read once when the stream opens (the owner check, before anything touches Redis) and once per check, never polled for states. Another artist's track: 403; unknown: 404; Redis unreachable: 503.
          */
         get: operations["streamTrackEvents"];
         put?: never;
@@ -1617,7 +1619,9 @@ export interface paths {
          * Start a direct upload of a large file
          * @description For files too large for one request (`POST /tracks` takes at most MAX_UPLOAD_BYTES, 100 MB by default): the file goes straight to storage in parts, never through this service. Up to MAX_DIRECT_UPLOAD_BYTES (2 GiB by default; else 413).
          *
-         *     Answers 201 with `uploadId`, `partSize` and one presigned URL per part: PUT bytes `[(n-1)·partSize, n·partSize)` of the file to part `n`'s URL (the last part holds the rest) and keep each answer's `ETag` header. Then `POST /uploads/{uploadId}/complete` with the parts, or `DELETE /uploads/{uploadId}` to give up. The URLs work for 24 hours; an upload not completed by then is aborted.
+         *     Answers 201 with `uploadId`, `partSize` and one presigned URL per part: PUT bytes `[(n-1)·partSize, n·partSize)` of the file to part `n`'s URL (the last part holds the rest) and keep each answer's `ETag` header. Each URL is signed with its part's exact `Content-Length`: storage refuses a body of any other length (403). Then `POST /uploads/{uploadId}/complete` with the parts, or `DELETE /uploads/{uploadId}` to give up. The URLs work for 24 hours; an upload not completed by then is aborted, and so are an artist's uploads when the account is deleted.
+         *
+         *     Limits per artist, checked before storage is asked for anything: at most MAX_OPEN_DIRECT_UPLOADS (10 by default) uploads open at once (started, neither completed, aborted nor past `expiresAt`), declaring at most MAX_OPEN_DIRECT_UPLOAD_BYTES together (by default 4 × MAX_DIRECT_UPLOAD_BYTES, 8 GiB): else 409, with `openUploads` and `maxOpenUploads` (and `openBytes`, `maxOpenBytes` when the bytes are over) in the problem; complete or abort an upload to free its place. At most MAX_DIRECT_UPLOADS_PER_DAY (50 by default) uploads started in a day (a window of 24 hours from the first): else 429 with Retry-After. A refused start counts against nothing.
          *
          *     `contentType` must name an audio type (else 415); the stored file's bytes are checked again on completion. `albumId`: one of the caller's albums (else 404). 503 when the service has no S3 API for its bucket configured.
          */
@@ -1661,7 +1665,7 @@ export interface paths {
         put?: never;
         /**
          * Complete a direct upload: the track is made and converted
-         * @description With every part's number and ETag, in ascending order. The parts are joined in storage, then the file is checked as a form upload is: its size (the announced one, at most MAX_DIRECT_UPLOAD_BYTES: else 400 `size_mismatch` or 413) and its type by its bytes (else 415); a refused file is deleted with its upload. Then the track is made, PROCESSING, with the upload's id, and its conversion job queued: 202 with the artist's view of the track. Parts that storage refuses (missing, too small, a wrong ETag) answer 400 with storage's reason in `errors[0].code`. Another artist's upload: 403; unknown, already completed or aborted: 404.
+         * @description With every part's number and ETag, in ascending order. The parts are joined in storage, then the file is checked as a form upload is: its size (the announced one, at most MAX_DIRECT_UPLOAD_BYTES: else 400 `size_mismatch` or 413) and its type by its bytes (else 415); a refused file is deleted with its upload. Then the track is made, PROCESSING, with the upload's id, and its conversion job queued: 202 with the artist's view of the track. Parts that storage refuses (missing, too small, a wrong ETag) answer 400 with storage's reason in `errors[0].code`. Another artist's upload: 403; unknown, already completed or aborted: 404. If the conversion queue is unreachable: 503, and nothing is kept (the track and the stored file are removed, as for the form upload): upload it again.
          */
         post: operations["completeDirectUpload"];
         delete?: never;
@@ -2757,7 +2761,7 @@ export interface components {
             partSize: number;
             parts: {
                 partNumber: number;
-                /** @description PUT the part's bytes here (no other header needed); keep the ETag header of the answer. */
+                /** @description PUT the part's bytes here (no other header needed; its Content-Length, which clients set from the body, is signed: another length is refused); keep the ETag header of the answer. */
                 url: string;
             }[];
             /**
@@ -3544,7 +3548,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["ReauthRequest"];
             };
@@ -5436,7 +5440,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["ReauthRequest"];
             };
@@ -10832,6 +10836,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Too many requests; see Retry-After. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description A dependency is unavailable; retry later. */
             503: {
                 headers: {
@@ -11256,6 +11272,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Conflict with the current state (for example a taken username). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is larger than the limit. */
             413: {
                 headers: {
@@ -11272,6 +11299,18 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests; see Retry-After. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
