@@ -12,7 +12,7 @@
 // listeners' by name in CLIENT LIST); workerd's memory; heartbeats seen; listeners ended at
 // READY. Asserts nothing.
 import { type TrackState, trackStateCommands } from "../contracts/src/index.ts";
-import { connectRedis } from "../transcoder/src/service.ts";
+import { connectRedis } from "../transcoder/src/io/redis.ts";
 import { LISTENER_CONNECTION_NAME } from "../worker/src/connections/track-events.ts";
 import { childProcesses } from "./support/proc-cpu.ts";
 import { memoryOf } from "./support/proc-mem.ts";

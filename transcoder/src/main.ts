@@ -4,15 +4,15 @@ import {
   parseRedisUrl,
 } from "@edge-music/contracts";
 import { createDb } from "@edge-music/db/node";
-import { Queue } from "bullmq";
 import { loadConfig } from "./config.ts";
-import { SHUTDOWN_REASON } from "./failure.ts";
+import { connectRedis } from "./io/redis.ts";
+import { createStorage } from "./io/storage.ts";
+import { trackEvents } from "./io/track-events.ts";
+import { SHUTDOWN_REASON } from "./job/failure.ts";
 import { log } from "./log.ts";
-import { createProcessor } from "./processor.ts";
-import { startReconciler } from "./reconcile.ts";
-import { connectRedis, startTranscoder } from "./service.ts";
-import { createStorage } from "./storage.ts";
-import { trackEvents } from "./track-events.ts";
+import { createProcessor } from "./queue/processor.ts";
+import { conversionQueue, startReconciler } from "./queue/reconciler.ts";
+import { startQueueWorker } from "./queue/worker.ts";
 
 const config = loadConfig();
 const database = createDb(config.DATABASE_URL, { wsProxy: config.NEON_WS_PROXY });
@@ -40,11 +40,8 @@ const processor = createProcessor({
   config,
   stopping: stopping.signal,
 });
-const transcoder = startTranscoder(config, processor);
-const queue = new Queue(AUDIO_PROCESSING_QUEUE, {
-  connection: queueConnection,
-  prefix: AUDIO_PROCESSING_QUEUE_PREFIX,
-});
+const worker = startQueueWorker(config, processor);
+const queue = conversionQueue(queueConnection);
 const reconciler = startReconciler({
   db: database.db,
   queue,
@@ -58,7 +55,7 @@ const shutdown = async (signal: string) => {
   if (stopping.signal.aborted) return;
   stopping.abort(SHUTDOWN_REASON);
   log.info("shutting down", { signal });
-  await transcoder.close();
+  await worker.close();
   await reconciler.stop();
   await queue.close().catch(() => {});
   queueConnection.disconnect();

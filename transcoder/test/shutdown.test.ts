@@ -45,7 +45,7 @@ async function processesUsing(path: string): Promise<string[]> {
 
 describe("shutdown during a conversion", () => {
   it("kills ffmpeg after the timeout, cleans up and hands the job back without using an attempt", async (context) => {
-    const { enqueue, transcoder, queue } = await h.startQueue(context, {
+    const { enqueue, worker, queue } = await h.startQueue(context, {
       config: { SHUTDOWN_TIMEOUT_MS: "1000" },
       deps: { workRoot: workRoot.path, progressIntervalMs: 200 },
     });
@@ -56,7 +56,7 @@ describe("shutdown during a conversion", () => {
     expect(await processesUsing(workRoot.path)).not.toEqual([]);
 
     const started = Date.now();
-    await transcoder.close();
+    await worker.close();
     expect(Date.now() - started).toBeLessThan(4_000);
 
     expect(await processesUsing(workRoot.path)).toEqual([]);

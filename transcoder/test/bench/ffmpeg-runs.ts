@@ -3,11 +3,11 @@
 // between processes, and (d)/(e) are exactly our Opus command without and with the waveform.
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { hlsArgs, opusArgs, type SourceFile } from "../../src/ffmpeg/args.ts";
-import { runFfmpeg } from "../../src/ffmpeg/run.ts";
-import { probeSource } from "../../src/probe.ts";
-import { selectRungs } from "../../src/rungs.ts";
-import { sniffSource } from "../../src/source-format.ts";
+import { hlsArgs, opusArgs, type SourceFile } from "../../src/media/ffmpeg/args.ts";
+import { runFfmpeg } from "../../src/media/ffmpeg/run.ts";
+import { probeSource } from "../../src/media/probe.ts";
+import { selectRungs } from "../../src/media/rungs.ts";
+import { sniffSource } from "../../src/media/source-format.ts";
 
 export { makeAudio } from "../support/sources.ts";
 

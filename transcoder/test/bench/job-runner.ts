@@ -16,10 +16,11 @@ import { createDb } from "@edge-music/db/node";
 import { Queue } from "bullmq";
 import { eq } from "drizzle-orm";
 import { loadConfig } from "../../src/config.ts";
-import { createProcessor } from "../../src/processor.ts";
-import { connectRedis, startTranscoder } from "../../src/service.ts";
-import { createStorage, type StorageConfig } from "../../src/storage.ts";
-import { trackEvents } from "../../src/track-events.ts";
+import { connectRedis } from "../../src/io/redis.ts";
+import { createStorage, type StorageConfig } from "../../src/io/storage.ts";
+import { trackEvents } from "../../src/io/track-events.ts";
+import { createProcessor } from "../../src/queue/processor.ts";
+import { startQueueWorker } from "../../src/queue/worker.ts";
 
 export interface JobRunnerInfra {
   databaseUrl: string;
@@ -63,7 +64,7 @@ export async function startJobRunner(infra: JobRunnerInfra): Promise<JobRunner> 
     events: trackEvents(redis),
     config,
   });
-  const transcoder = startTranscoder(config, processor, { prefix });
+  const worker = startQueueWorker(config, processor, { prefix });
   const queue = new Queue(AUDIO_PROCESSING_QUEUE, { connection: { url: infra.redisUrl }, prefix });
   const username = `bench_${crypto.randomUUID().slice(0, 8)}`;
   const [artist] = await database.db
@@ -131,7 +132,7 @@ export async function startJobRunner(infra: JobRunnerInfra): Promise<JobRunner> 
   return {
     run,
     async close() {
-      await transcoder.close();
+      await worker.close();
       await queue.obliterate({ force: true });
       await queue.close();
       redis.disconnect();

@@ -13,7 +13,7 @@ import { Queue } from "bullmq";
 import { eq } from "drizzle-orm";
 import { enqueueConversion } from "../../../worker/src/connections/queue.ts";
 import { createRequestRedis } from "../../../worker/src/connections/redis.ts";
-import { createStorage } from "../../src/storage.ts";
+import { createStorage } from "../../src/io/storage.ts";
 import type { JobRunnerInfra } from "./job-runner.ts";
 
 export interface Upload {

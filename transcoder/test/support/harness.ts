@@ -17,10 +17,12 @@ import { type JobsOptions, Queue } from "bullmq";
 import { eq } from "drizzle-orm";
 import { inject, type TestContext } from "vitest";
 import { loadConfig } from "../../src/config.ts";
-import { createProcessor, type ProcessorDeps } from "../../src/processor.ts";
-import { connectRedis, startTranscoder } from "../../src/service.ts";
-import { createStorage, type Storage } from "../../src/storage.ts";
-import { trackEvents } from "../../src/track-events.ts";
+import { connectRedis } from "../../src/io/redis.ts";
+import { createStorage, type Storage } from "../../src/io/storage.ts";
+import { trackEvents } from "../../src/io/track-events.ts";
+import type { AttemptDeps } from "../../src/job/attempt.ts";
+import { createProcessor } from "../../src/queue/processor.ts";
+import { startQueueWorker } from "../../src/queue/worker.ts";
 
 const infra = inject("infra");
 
@@ -65,7 +67,7 @@ export function createHarness() {
    */
   async function startQueue(
     context: Pick<TestContext, "onTestFinished">,
-    options: { config?: Record<string, string>; deps?: Partial<ProcessorDeps> } = {},
+    options: { config?: Record<string, string>; deps?: Partial<AttemptDeps> } = {},
   ) {
     const prefix = uniquePrefix();
     const config = loadConfig({
@@ -78,9 +80,9 @@ export function createHarness() {
       prefix,
     });
     const processor = createProcessor({ db, storage, events, config, ...options.deps });
-    const transcoder = startTranscoder(config, processor, { prefix });
+    const worker = startQueueWorker(config, processor, { prefix });
     context.onTestFinished(async (): Promise<void> => {
-      await transcoder.close();
+      await worker.close();
       await queue.obliterate({ force: true });
       await queue.close();
     });
@@ -107,7 +109,7 @@ export function createHarness() {
         await new Promise((r) => setTimeout(r, 100));
       }
     };
-    return { queue, transcoder, processor, enqueue, settle };
+    return { queue, worker, processor, enqueue, settle };
   }
 
   async function insertArtist() {
