@@ -6,7 +6,7 @@
 // With SCREENSHOTS=<folder>, the main screens are saved there (desktop and phone width).
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -334,6 +334,51 @@ describe("the web player", () => {
       await context.close();
     }
   });
+
+  test("a converting track's row keeps moving when the API refuses it a live stream (the cap): it reads the track instead", async () => {
+    const long = join(work, "long-tone.mp3");
+    await makeMp3Source(long, 240);
+    const { page, context, problems } = await open();
+    const holders = new AbortController();
+    try {
+      await signUp(page, "Artist", `artist_${randomBytes(3).toString("hex")}`);
+      await page.waitForURL(`${stack.apiUrl}/studio`);
+      const cookies = await context.cookies(`${stack.apiUrl}/api/v1/tracks`);
+      const cookie = cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+      const form = new FormData();
+      const bytes = await readFile(long);
+      form.set("file", new File([bytes], "long-tone.mp3", { type: "audio/mpeg" }));
+      form.set("title", "Long tone");
+      const uploaded = await fetch(`${stack.apiUrl}/api/v1/tracks`, {
+        method: "POST",
+        body: form,
+        headers: { cookie, origin: stack.apiUrl },
+      });
+      expect(uploaded.status).toBe(202);
+      const { id } = (await uploaded.json()) as { id: string };
+      // Five listeners elsewhere hold every live stream the track may have (the API's cap).
+      const held = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          fetch(`${stack.apiUrl}/api/v1/tracks/${id}/events`, {
+            headers: { cookie },
+            signal: holders.signal,
+          }),
+        ),
+      );
+      expect(held.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+
+      await page.goto(`${stack.apiUrl}/studio`);
+      const row = page.getByRole("listitem").filter({ hasText: "Long tone" });
+      const status = row.locator(".status");
+      await expect.poll(() => status.textContent()).toMatch(/Waiting|Converting/);
+      // Refused, its stream gives way to reading the track: the row reaches Ready all the same.
+      await row.locator(".status", { hasText: "Ready" }).waitFor({ timeout: 150_000 });
+      expect(problems).toEqual([]);
+    } finally {
+      holders.abort();
+      await context.close();
+    }
+  }, 180_000);
 
   test("every main screen passes axe's WCAG 2.1 A/AA rules and fits a 375-px screen", async () => {
     // axe-core is injected as a script of its own, which the pages' CSP would refuse: this

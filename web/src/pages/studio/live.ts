@@ -44,8 +44,25 @@ function parseState(data: unknown): TrackState | null {
 const REOPENS = 3;
 
 /**
+ * How often the track is read instead, once its stream stays refused (the API caps live streams
+ * per track and per account, 429): the row keeps moving, only less often.
+ */
+const POLL_MS = 5_000;
+
+/** The state fields of a track as GET /tracks/{id} shows them to its owner. */
+async function readState(id: string, signal: AbortSignal): Promise<TrackState> {
+  const track = unwrap(
+    await api("artist").GET("/api/v1/tracks/{id}", { params: { path: { id } }, signal }),
+  );
+  if (!isState(track)) throw new Error("the track was not read as its owner's");
+  const { processingStatus, processingProgress, processingError, processingAttempts } = track;
+  return { processingStatus, processingProgress, processingError, processingAttempts };
+}
+
+/**
  * The state of track `id`, starting from `initial`: while it is PROCESSING one EventSource feeds
- * it, closed at READY or FAILED and on unmount. Setting a PROCESSING state (after a retry) opens
+ * it, closed at READY or FAILED and on unmount; a stream that stays refused (past the API's caps
+ * on live streams) gives way to reading the track every POLL_MS. Setting a PROCESSING state (after a retry) opens
  * the stream again. `onFinal` hears the end of a conversion seen live.
  */
 export function useTrackState(
@@ -62,6 +79,24 @@ export function useTrackState(
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
     let reopened = 0;
+    const reads = new AbortController();
+    const finish = (next: TrackState) => {
+      setState(next);
+      if (next.processingStatus !== "PROCESSING") onFinal?.(next);
+    };
+    // The stream stays refused: read the track every POLL_MS until its conversion ends.
+    const poll = () => {
+      timer = setTimeout(() => {
+        readState(id, reads.signal).then(
+          (next) => {
+            if (stopped) return;
+            finish(next);
+            if (next.processingStatus === "PROCESSING") poll();
+          },
+          () => !stopped && poll(),
+        );
+      }, POLL_MS);
+    };
     const open = () => {
       if (stopped) return;
       const events = new EventSource(`/api/v1/tracks/${encodeURIComponent(id)}/events`);
@@ -78,7 +113,8 @@ export function useTrackState(
       });
       // EventSource reconnects by itself after a dropped connection, but gives up on a refusal.
       events.addEventListener("error", () => {
-        if (events.readyState !== EventSource.CLOSED || reopened >= REOPENS) return;
+        if (events.readyState !== EventSource.CLOSED) return;
+        if (reopened >= REOPENS) return poll();
         reopened += 1;
         timer = setTimeout(() => {
           void api("artist")
@@ -91,6 +127,7 @@ export function useTrackState(
     return () => {
       stopped = true;
       clearTimeout(timer);
+      reads.abort();
       source?.close();
     };
   }, [id, live]);
