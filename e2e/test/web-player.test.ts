@@ -335,6 +335,46 @@ describe("the web player", () => {
     }
   });
 
+  test("an artist who signs in as a Listener (the page's default) gets in as the artist, and the page remembers the kind", async () => {
+    const first = await open();
+    const fresh = await open();
+    try {
+      const username = `kind_${randomBytes(3).toString("hex")}`;
+      const password = await signUp(first.page, "Artist", username);
+      await first.page.waitForURL(`${stack.apiUrl}/studio`);
+
+      // Another browser, which remembers nothing: the page offers Listener.
+      const page = fresh.page;
+      const signIn = async (secret: string) => {
+        await page.goto(`${stack.apiUrl}/sign-in`);
+        await page.getByLabel("Email", { exact: true }).fill(`${username}@example.test`);
+        await page.getByLabel("Password", { exact: true }).fill(secret);
+        await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      };
+      await page.goto(`${stack.apiUrl}/sign-in`);
+      expect(await page.getByLabel("Listener", { exact: true }).isChecked()).toBe(true);
+      // A wrong password is refused by both kinds: the usual message, nothing more.
+      await signIn("not the password");
+      await page
+        .getByRole("alert")
+        .filter({ hasText: /email or the password is wrong/i })
+        .waitFor();
+      await signIn(password);
+      await page.waitForURL(`${stack.apiUrl}/studio`);
+      await page.getByRole("link", { name: `Account: ${username}` }).waitFor();
+      // Next time the page starts on the kind that worked.
+      await page.goto(`${stack.apiUrl}/account`);
+      await page.getByRole("button", { name: "Sign out", exact: true }).click();
+      await page.waitForURL(`${stack.apiUrl}/`);
+      await page.goto(`${stack.apiUrl}/sign-in`);
+      expect(await page.getByLabel("Artist", { exact: true }).isChecked()).toBe(true);
+      expect([...first.problems, ...fresh.problems]).toEqual([]);
+    } finally {
+      await first.context.close();
+      await fresh.context.close();
+    }
+  });
+
   test("a converting track's row keeps moving when the API refuses it a live stream (the cap): it reads the track instead", async () => {
     const long = join(work, "long-tone.mp3");
     await makeMp3Source(long, 240);

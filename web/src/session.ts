@@ -9,6 +9,14 @@ export type ArtistAccount = components["schemas"]["ArtistAccount"];
 export type Account = { kind: "user"; user: User } | { kind: "artist"; artist: ArtistAccount };
 
 const KIND_KEY = "edge-music.kind";
+/** The kind of the last sign-in of this browser, kept after signing out (the sign-in page's default). */
+const LAST_KIND_KEY = "edge-music.last-kind";
+
+/** The kind this browser last signed in as, if any: the sign-in page offers it first. */
+export function lastSignInKind(): Kind | null {
+  const kind = localStorage.getItem(LAST_KIND_KEY);
+  return kind === "user" || kind === "artist" ? kind : null;
+}
 
 /** undefined while the first check runs; null when signed out. */
 export const account = signal<Account | null | undefined>(undefined);
@@ -53,6 +61,7 @@ export async function loadSession(): Promise<Account | null> {
 /** After a successful sign-in or sign-up: the account the API answered with. */
 export function signedIn(next: Account): void {
   rememberKind(next.kind);
+  localStorage.setItem(LAST_KIND_KEY, next.kind);
   account.value = next;
 }
 

@@ -3,9 +3,16 @@
 
 import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
-import type { Kind } from "../../api.ts";
+import { type Kind, ProblemError } from "../../api.ts";
 import { completeSignIn, login } from "../../auth-api.ts";
-import { type Account, account, displayName, rememberedKind, signedIn } from "../../session.ts";
+import {
+  type Account,
+  account,
+  displayName,
+  lastSignInKind,
+  rememberedKind,
+  signedIn,
+} from "../../session.ts";
 import { CodeField, EmailField } from "../../ui/account-fields.tsx";
 import { Field, Form, read } from "../../ui/form.tsx";
 import { PageTitle, StepHeading } from "../../ui/headings.tsx";
@@ -18,6 +25,33 @@ const OAUTH_ERRORS: Record<string, string> = {
   provider_error:
     "The provider could not sign you in just now. Try again later, or sign in with your email and password.",
 };
+
+/** The refusal of a sign-in: the same 401 for an unknown address and a wrong password. */
+const refused = (error: unknown) => error instanceof ProblemError && error.status === 401;
+
+/**
+ * Signs in as `kind`, or, when that kind refuses the credentials, as the other kind: a person
+ * who chose the wrong one (an artist on the page's default, Listener) gets in all the same. The
+ * second try tells nothing a wrong password does not (both kinds answer the same 401 for an
+ * unknown address); when both refuse, the first refusal is shown. Answers the kind that took
+ * them, with the account (null: its second factor is wanted).
+ */
+async function loginAsEither(
+  kind: Kind,
+  credentials: { email: string; password: string },
+): Promise<{ kind: Kind; next: Account | null }> {
+  try {
+    return { kind, next: await login(kind, credentials) };
+  } catch (error) {
+    if (!refused(error)) throw error;
+    const other: Kind = kind === "user" ? "artist" : "user";
+    try {
+      return { kind: other, next: await login(other, credentials) };
+    } catch (second) {
+      throw refused(second) ? error : second;
+    }
+  }
+}
 
 export function SignIn() {
   const { query, route } = useLocation();
@@ -45,7 +79,7 @@ export function SignIn() {
         <ProviderSecondFactor done={done} />
       ) : (
         <PasswordSignIn
-          initialKind={asKind(query.kind) ?? rememberedKind() ?? "user"}
+          initialKind={asKind(query.kind) ?? rememberedKind() ?? lastSignInKind() ?? "user"}
           done={done}
         />
       )}
@@ -94,12 +128,18 @@ function PasswordSignIn({
             email: read(data, "email").trim(),
             password: read(data, "password"),
           };
-          const next = await login(kind, credentials);
-          if (next) done(next);
+          const answer = await loginAsEither(kind, credentials);
+          // The kind that took the credentials is offered first next time (signedIn, in done).
+          setKind(answer.kind);
+          if (answer.next) done(answer.next);
           else setPending(credentials);
         }}
       >
         <KindChoice value={kind} onChange={setKind} />
+        <p class="muted small">
+          Listeners play and collect music; artists upload theirs. Not sure which you are? Sign in
+          anyway: if this type refuses your email and password, the other is tried.
+        </p>
         <EmailField />
         <Field
           label="Password"
