@@ -35,17 +35,21 @@ export async function deleteUser(
   principal: Principal,
   proof: ReauthProof,
 ) {
-  const { first } = await reauthenticate(ctx, principal, proof, { codeWhenEnabled: true });
+  const { first, giveBack } = await reauthenticate(ctx, principal, proof, {
+    codeWhenEnabled: true,
+  });
   const { db } = ctx;
-  const results = (await withSecondFactor(() =>
-    db.batch([
-      ...first,
-      db
-        .select({ cover: playlists.cover })
-        .from(playlists)
-        .where(eq(playlists.userId, principal.id)),
-      db.delete(users).where(eq(users.id, principal.id)).returning({ id: users.id }),
-    ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]]),
+  const results = (await withSecondFactor(
+    () =>
+      db.batch([
+        ...first,
+        db
+          .select({ cover: playlists.cover })
+          .from(playlists)
+          .where(eq(playlists.userId, principal.id)),
+        db.delete(users).where(eq(users.id, principal.id)).returning({ id: users.id }),
+      ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]]),
+    giveBack,
   )) as unknown[];
   const covers = results.at(-2) as Array<{ cover: string | null }>;
   ctx.waitUntil(

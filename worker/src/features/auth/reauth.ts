@@ -58,15 +58,15 @@ export const REAUTH_RULES = `Re-authentication: an account with a password sends
  * One round trip: the attempt counted against the sign-in limits, the account, its 2FA secret
  * and the session's start read. Then the password hash and the code are checked here (a code is
  * counted only once the password is right). Answers the statements the change must send FIRST in
- * its next batch through `withSecondFactor` (the counters given back; the code counted and used
- * up, aborting that batch past its limit or if another request used it first).
+ * its next batch through `withSecondFactor`, with `giveBack` (the counters given back; the code
+ * counted and used up, aborting that batch past its limit or if another request used it first).
  */
 export async function reauthenticate(
   ctx: AuthContext,
   principal: Principal,
   proof: ReauthProof,
   options: ReauthOptions = {},
-): Promise<{ first: BatchItem<"pg">[] }> {
+): Promise<{ first: BatchItem<"pg">[]; giveBack: () => Promise<unknown> }> {
   const { db } = ctx;
   const { principals, auth } = ctx.account;
   const emailOf = sql`(select ${principals.email} from ${principals} where ${principals.id} = ${principal.id})`;
@@ -155,5 +155,6 @@ export async function reauthenticate(
     throw error;
   }
   // A code sent where none was checked was no attempt: it was never counted.
-  return { first: [...(codeProof ?? []), ...forgive] };
+  // Past the code's limit the change's batch aborts with `forgive` in it: send it again then.
+  return { first: [...(codeProof ?? []), ...forgive], giveBack: () => db.batch(forgive) };
 }

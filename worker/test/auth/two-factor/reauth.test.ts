@@ -143,6 +143,25 @@ describe.each(KINDS)("%s re-authentication for 2FA changes", (kind) => {
     expect((await login(recoveryCodes[0] ?? "")).status).toBe(200);
   });
 
+  it("a right code past the code limit still gives the right password's sign-in count back", async () => {
+    const account = await registerAccount(kind);
+    const { secret } = await withTwoFactorOn(account);
+    const regenerate = (code: string) =>
+      account.client.post(`${path}/2fa/recovery-codes`, { password: account.password, code });
+    for (let i = 0; i < 5; i++) {
+      await expectProblem(await regenerate(String(100000 + i)), 401, "UNAUTHORIZED");
+    }
+    // The code limit is spent: the right code waits too, eleven times, its password right each time.
+    const right = await totpCode(secret, 1);
+    for (let i = 0; i < 11; i++) await expectProblem(await regenerate(right), 429, "RATE_LIMITED");
+    // None of those was a failed sign-in: the owner's network still signs in.
+    const signIn = await new Client(account.client.ip).post(`${path}/login`, {
+      email: account.email,
+      password: account.password,
+    });
+    expect(signIn.status).toBe(200);
+  });
+
   it("answers 409 for new recovery codes while 2FA is off", async () => {
     const account = await registerAccount(kind);
     await expectProblem(

@@ -122,10 +122,10 @@ export const artistProfileRoutes = newRouter()
     const { id } = c.req.valid("param");
     assertOwner(c.var.deps.principal, id, "account");
     const ctx = bindAccount(c.var.deps, ACCOUNT_KINDS.artist);
-    const { first } = await reauthenticate(ctx, c.var.deps.principal, c.req.valid("json") ?? {}, {
+    const reauth = await reauthenticate(ctx, c.var.deps.principal, c.req.valid("json") ?? {}, {
       codeWhenEnabled: true,
     });
-    await deleteArtist(c.var.deps, id, first);
+    await deleteArtist(c.var.deps, id, reauth);
     clearSessionCookies(c, { env: c.var.env, account: ACCOUNT_KINDS.artist });
     return c.body(null, 204);
   });

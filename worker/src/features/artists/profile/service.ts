@@ -146,33 +146,40 @@ export async function updateArtist(
  * storage are deleted after the response: nothing points at them any more, so they are
  * unreachable at once.
  */
-export async function deleteArtist(ctx: ArtistDeps, id: string, first: BatchItem<"pg">[] = []) {
+export async function deleteArtist(
+  ctx: ArtistDeps,
+  id: string,
+  reauth: { first: BatchItem<"pg">[]; giveBack?: () => Promise<unknown> } = { first: [] },
+) {
   // One batch (one transaction): the re-authentication's statements (counters given back, a code
   // used up), what the rows point at in storage, then the rows.
   const { db } = ctx;
-  const results = (await withSecondFactor(() =>
-    db.batch([
-      ...first,
-      db
-        .select({ id: tracks.id, cover: tracks.cover, sourceFileName: tracks.sourceFileName })
-        .from(tracks)
-        .where(eq(tracks.artistId, id)),
-      db.select({ cover: albums.cover }).from(albums).where(eq(albums.artistId, id)),
-      db
-        .select({
-          id: trackUploads.id,
-          storageKey: trackUploads.storageKey,
-          multipartId: trackUploads.multipartId,
-        })
-        .from(trackUploads)
-        .where(eq(trackUploads.artistId, id))
-        // A start recording storage's id meanwhile waits, then finds no row and aborts its own.
-        .for("update"),
-      db
-        .delete(artists)
-        .where(eq(artists.id, id))
-        .returning({ avatar: artists.avatar, backgroundImage: artists.backgroundImage }),
-    ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]]),
+  const { first, giveBack } = reauth;
+  const results = (await withSecondFactor(
+    () =>
+      db.batch([
+        ...first,
+        db
+          .select({ id: tracks.id, cover: tracks.cover, sourceFileName: tracks.sourceFileName })
+          .from(tracks)
+          .where(eq(tracks.artistId, id)),
+        db.select({ cover: albums.cover }).from(albums).where(eq(albums.artistId, id)),
+        db
+          .select({
+            id: trackUploads.id,
+            storageKey: trackUploads.storageKey,
+            multipartId: trackUploads.multipartId,
+          })
+          .from(trackUploads)
+          .where(eq(trackUploads.artistId, id))
+          // A start recording storage's id meanwhile waits, then finds no row and aborts its own.
+          .for("update"),
+        db
+          .delete(artists)
+          .where(eq(artists.id, id))
+          .returning({ avatar: artists.avatar, backgroundImage: artists.backgroundImage }),
+      ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]]),
+    giveBack,
   )) as unknown[];
   const [ownTracks, ownAlbums, uploads, deleted] = results.slice(-4) as [
     Array<{ id: string; cover: string | null; sourceFileName: string | null }>,

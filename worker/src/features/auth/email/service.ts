@@ -182,22 +182,24 @@ export async function requestEmailChange(
     max: 5,
     windowSeconds: 60 * 60,
   };
-  const { first } = await reauthenticate(ctx, principal, input, {
+  const { first, giveBack } = await reauthenticate(ctx, principal, input, {
     limits: [limit],
     codeWhenEnabled: true,
   });
   const change = await verificationToken(ctx, principal.id, input.email, "change");
   const taken = alias(principals, "taken");
-  const results = (await withSecondFactor(() =>
-    ctx.db.batch([
-      ...first,
-      ctx.db
-        .select({ email: principals.email, taken: taken.id })
-        .from(principals)
-        .leftJoin(taken, eq(taken.email, input.email))
-        .where(eq(principals.id, principal.id)),
-      change.insert,
-    ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]]),
+  const results = (await withSecondFactor(
+    () =>
+      ctx.db.batch([
+        ...first,
+        ctx.db
+          .select({ email: principals.email, taken: taken.id })
+          .from(principals)
+          .leftJoin(taken, eq(taken.email, input.email))
+          .where(eq(principals.id, principal.id)),
+        change.insert,
+      ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]]),
+    giveBack,
   )) as unknown[];
   const [row] = results.at(-2) as Array<{ email: string; taken: string | null }>;
   if (!row) throw new ConflictError("The account no longer exists.");

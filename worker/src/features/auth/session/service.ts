@@ -1,12 +1,7 @@
 import { pgConstraint, pgErrorCode, UNIQUE_VIOLATION } from "@edge-music/db";
 import { eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import {
-  ConflictError,
-  NotFoundError,
-  RateLimitedError,
-  UnauthorizedError,
-} from "../../../errors/app-error.ts";
+import { ConflictError, NotFoundError, UnauthorizedError } from "../../../errors/app-error.ts";
 import type { SessionTokens } from "../../../security/cookies.ts";
 import { hashPassword, spendVerifyTime, verifyPassword } from "../../../security/password.ts";
 import {
@@ -176,13 +171,12 @@ export async function login(ctx: AuthContext, input: LoginInput): Promise<LoginR
       { allowRecoveryCode: true, secret: "enabled" },
       forgive,
     );
-    try {
-      return { status: "signed-in", ...(await signIn(ctx, row.id, [...forgive, ...proof])) };
-    } catch (error) {
-      // The code's limit aborted the batch: the password's counters are still given back.
-      if (error instanceof RateLimitedError) await db.batch(forgive);
-      throw error;
-    }
+    // Past the code's limit the batch aborts: the password's counters are given back all the same.
+    const giveBack = () => db.batch(forgive);
+    return {
+      status: "signed-in",
+      ...(await signIn(ctx, row.id, [...forgive, ...proof], giveBack)),
+    };
   }
   // No second factor to check: a code sent anyway was no attempt (it was never counted).
   return { status: "signed-in", ...(await signIn(ctx, row.id, forgive)) };
@@ -199,6 +193,7 @@ export async function signIn(
   ctx: AuthContext,
   principalId: string,
   first: readonly BatchItem<"pg">[],
+  giveBack?: () => Promise<unknown>,
 ): Promise<{ account: Account; tokens: SessionTokens }> {
   const refreshTokenId = crypto.randomUUID();
   const statements = [
@@ -206,7 +201,7 @@ export async function signIn(
     sessionInsert(ctx, principalId, refreshTokenId),
     accountView(ctx, principalId),
   ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]];
-  const results = (await withSecondFactor(() => ctx.db.batch(statements))) as unknown[];
+  const results = (await withSecondFactor(() => ctx.db.batch(statements), giveBack)) as unknown[];
   const [session] = results.at(-2) as Awaited<ReturnType<typeof sessionInsert>>;
   const view = results.at(-1) as Awaited<ReturnType<typeof accountView>>;
   if (!session) throw new Error("session insert returned no row");

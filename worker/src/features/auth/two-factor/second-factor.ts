@@ -4,6 +4,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { sealingKeys } from "../../../env.ts";
 import {
   ConflictError,
+  RateLimitedError,
   ServiceUnavailableError,
   UnauthorizedError,
 } from "../../../errors/app-error.ts";
@@ -274,13 +275,18 @@ async function codeClaim(
 /**
  * Sends the batch that starts with a second-factor proof; a code that a concurrent request used
  * first answers 401, like a wrong one, and a code over its limit 429 (nothing of the batch is
- * written either way).
+ * written either way). `giveBack`, when the limit aborted the batch, sends again what the batch
+ * gave back and must not lose with it (a right password's sign-in counters), then the 429 stands.
  */
-export async function withSecondFactor<T>(send: () => Promise<T>): Promise<T> {
+export async function withSecondFactor<T>(
+  send: () => Promise<T>,
+  giveBack?: () => Promise<unknown>,
+): Promise<T> {
   try {
     return await withinLimits(send);
   } catch (error) {
     if (pgErrorCode(error) === ALREADY_USED) throw new UnauthorizedError(WRONG_CODE);
+    if (error instanceof RateLimitedError && giveBack) await giveBack();
     throw error;
   }
 }

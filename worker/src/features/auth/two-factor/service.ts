@@ -133,19 +133,21 @@ export async function verifyTwoFactor(ctx: AuthContext, principal: Principal, co
  * account with a password, the password. Every other session of the account ends.
  */
 export async function disableTwoFactor(ctx: AuthContext, principal: Principal, proof: ReauthProof) {
-  const { first } = await reauthenticate(ctx, principal, proof, {
+  const { first, giveBack } = await reauthenticate(ctx, principal, proof, {
     codeRequired: true,
     passwordWhenStale: true,
   });
   const { twoFactor, recoveryCodes } = ctx.account.auth;
   // One batch, the second round trip: the code used, both removed, or nothing.
-  await withSecondFactor(() =>
-    ctx.db.batch([
-      ...first,
-      ctx.db.delete(recoveryCodes).where(eq(recoveryCodes.principalId, principal.id)),
-      ctx.db.delete(twoFactor).where(eq(twoFactor.principalId, principal.id)),
-      ...endOtherSessions(ctx, principal),
-    ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]]),
+  await withSecondFactor(
+    () =>
+      ctx.db.batch([
+        ...first,
+        ctx.db.delete(recoveryCodes).where(eq(recoveryCodes.principalId, principal.id)),
+        ctx.db.delete(twoFactor).where(eq(twoFactor.principalId, principal.id)),
+        ...endOtherSessions(ctx, principal),
+      ] as unknown as [BatchItem<"pg">, ...BatchItem<"pg">[]]),
+    giveBack,
   );
   return { twoFactorEnabled: false as const };
 }
@@ -159,13 +161,15 @@ export async function regenerateRecoveryCodes(
   principal: Principal,
   proof: ReauthProof,
 ) {
-  const { first } = await reauthenticate(ctx, principal, proof, { codeRequired: true });
+  const { first, giveBack } = await reauthenticate(ctx, principal, proof, { codeRequired: true });
   const fresh = await newRecoveryCodes(ctx, principal.id);
-  await withSecondFactor(() =>
-    ctx.db.batch([...first, ...fresh.replace, ...endOtherSessions(ctx, principal)] as unknown as [
-      BatchItem<"pg">,
-      ...BatchItem<"pg">[],
-    ]),
+  await withSecondFactor(
+    () =>
+      ctx.db.batch([...first, ...fresh.replace, ...endOtherSessions(ctx, principal)] as unknown as [
+        BatchItem<"pg">,
+        ...BatchItem<"pg">[],
+      ]),
+    giveBack,
   );
   return { twoFactorEnabled: true as const, recoveryCodes: fresh.codes };
 }
