@@ -41,6 +41,38 @@ export function newTrackInsert(db: HttpDatabase, track: NewTrack) {
   });
 }
 
+/** What a new track leaves behind when it is undone (see `removeNewTrack`). */
+export interface NewTrackLeftovers {
+  /** Stored objects: the source (as it streams in, for the form upload), the cover. */
+  objects: string[];
+  /** The track row, once inserted. */
+  row: boolean;
+}
+
+/**
+ * Removes what a new track that failed (its upload, or its queueing) made: the row first (then nothing points at the objects), then the
+ * objects. Logged, not thrown: the request already fails with its own error. Should the row
+ * survive, its objects stay too: the transcoder's reconciler re-adds the missing job later.
+ */
+export async function removeNewTrack(
+  ctx: Pick<RequestDeps, "db" | "storage" | "log">,
+  trackId: string,
+  undo: NewTrackLeftovers,
+) {
+  if (undo.row) {
+    try {
+      await ctx.db.delete(tracks).where(eq(tracks.id, trackId));
+    } catch (error) {
+      ctx.log.error("undoing a new track: its row stays", { trackId, ...describeError(error) });
+      return;
+    }
+  }
+  if (undo.objects.length === 0) return;
+  await ctx.storage.delete(undo.objects).catch((error: unknown) => {
+    ctx.log.warn("undoing a new track: objects stay behind", { trackId, ...describeError(error) });
+  });
+}
+
 export interface QueueOptions {
   /** A retry: the job replaces the track's earlier (failed) one, and listeners hear of it first. */
   again?: boolean;

@@ -1,7 +1,7 @@
 // Direct uploads: a multipart upload the artist's client sends straight to storage, then completes
 // here; the stored file is checked like a form upload's before its track and job are made.
 import { sanitizeFileName, trackKeys } from "@edge-music/contracts";
-import { type HttpDatabase, tracks, trackUploads } from "@edge-music/db";
+import { type HttpDatabase, trackUploads } from "@edge-music/db";
 import { and, asc, eq, gt, inArray, lt } from "drizzle-orm";
 import type { Env } from "../../../env.ts";
 import {
@@ -25,7 +25,7 @@ import {
 } from "../../../storage/direct-upload.ts";
 import { findTrackQuery, toOwnTrackDto } from "../catalogue/queries.ts";
 import type { OwnTrackView } from "../catalogue/schema.ts";
-import { newTrackInsert, queueConversion } from "../conversion/service.ts";
+import { newTrackInsert, queueConversion, removeNewTrack } from "../conversion/service.ts";
 import {
   dayKey,
   PENDING_MULTIPART,
@@ -301,10 +301,7 @@ export async function completeUpload(
     sourceFileName: upload.fileName,
   };
   await queueConversion(ctx, job, {
-    undo: async () => {
-      await db.delete(tracks).where(eq(tracks.id, id));
-      await ctx.storage.delete(upload.storageKey);
-    },
+    undo: () => removeNewTrack(ctx, id, { row: true, objects: [upload.storageKey] }),
   });
   return toOwnTrackDto(view);
 }

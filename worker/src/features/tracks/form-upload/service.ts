@@ -1,5 +1,4 @@
-import { FOREIGN_KEY_VIOLATION, pgErrorCode, tracks } from "@edge-music/db";
-import { eq } from "drizzle-orm";
+import { FOREIGN_KEY_VIOLATION, pgErrorCode } from "@edge-music/db";
 import {
   NotFoundError,
   PayloadTooLargeError,
@@ -8,12 +7,16 @@ import {
 } from "../../../errors/app-error.ts";
 import { boundaryOf } from "../../../file-input/multipart-stream.ts";
 import { IMAGE_MAX_BYTES, type Image, mediaKey, storeImage } from "../../../images/images.ts";
-import { describeError } from "../../../logger.ts";
 import type { RequestDeps } from "../../../request-deps.ts";
 import { confirmSession } from "../../../security/sessions.ts";
 import { findTrackQuery, toOwnTrackDto } from "../catalogue/queries.ts";
 import type { OwnTrackView } from "../catalogue/schema.ts";
-import { newTrackInsert, queueConversion } from "../conversion/service.ts";
+import {
+  type NewTrackLeftovers,
+  newTrackInsert,
+  queueConversion,
+  removeNewTrack,
+} from "../conversion/service.ts";
 import { readUpload } from "./read-upload.ts";
 
 export interface NewUpload {
@@ -45,14 +48,6 @@ export function validateUpload(upload: NewUpload) {
 /** The most a request may declare: the audio, a cover and the form's framing. */
 const maxBodyBytes = (maxUploadBytes: number) => maxUploadBytes + IMAGE_MAX_BYTES + 64 * 1024;
 
-/** What a failed upload leaves behind, undone in one place (see `undoUpload`). */
-interface Undo {
-  /** Stored objects: the source as it streams in, then the cover. */
-  objects: string[];
-  /** The track row, once inserted. */
-  row: boolean;
-}
-
 /**
  * POST /tracks, all of it: the multipart body is streamed (the audio straight to storage, checked
  * by its bytes), the cover is stored, then the track row is committed PROCESSING and its
@@ -76,7 +71,7 @@ export async function uploadTrack(
   await confirmSession(ctx);
   const trackId = crypto.randomUUID();
   const artistId = ctx.principal.id;
-  const undo: Undo = { objects: [], row: false };
+  const undo: NewTrackLeftovers = { objects: [], row: false };
   let row: Awaited<ReturnType<typeof insertTrack>>;
   let source: { key: string; fileName: string };
   try {
@@ -94,36 +89,12 @@ export async function uploadTrack(
     if (coverKey) undo.objects.push(coverKey);
     row = await insertTrack(ctx, upload, valid.title, source, cover, undo);
   } catch (error) {
-    await undoUpload(ctx, trackId, undo);
+    await removeNewTrack(ctx, trackId, undo);
     throw error;
   }
   const job = { trackId, artistId, sourceKey: source.key, sourceFileName: source.fileName };
-  await queueConversion(ctx, job, { undo: () => undoUpload(ctx, trackId, undo) });
+  await queueConversion(ctx, job, { undo: () => removeNewTrack(ctx, trackId, undo) });
   return toOwnTrackDto(row);
-}
-
-/**
- * Removes what a failed upload made: the row first (then nothing points at the objects), then the
- * objects. Logged, not thrown: the request already fails with its own error. Should the row
- * survive, its objects stay too: the transcoder's reconciler re-adds the missing job later.
- */
-async function undoUpload(
-  ctx: Pick<RequestDeps, "db" | "storage" | "log">,
-  trackId: string,
-  undo: Undo,
-) {
-  if (undo.row) {
-    try {
-      await ctx.db.delete(tracks).where(eq(tracks.id, trackId));
-    } catch (error) {
-      ctx.log.error("undoing an upload: the track row stays", { trackId, ...describeError(error) });
-      return;
-    }
-  }
-  if (undo.objects.length === 0) return;
-  await ctx.storage.delete(undo.objects).catch((error: unknown) => {
-    ctx.log.warn("undoing an upload: objects stay behind", { trackId, ...describeError(error) });
-  });
 }
 
 /**
@@ -137,7 +108,7 @@ async function insertTrack(
   title: string,
   source: { key: string; fileName: string },
   cover: string | null,
-  undo: Undo,
+  undo: NewTrackLeftovers,
 ) {
   const { db } = ctx;
   let rows: Awaited<ReturnType<typeof findTrackQuery>>;
