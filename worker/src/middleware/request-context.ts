@@ -26,15 +26,16 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   c.set("env", env);
   const now = new Date();
   // The session check rides on the request's first round trip once the caller is known (see
-  // security/guard.ts). Round trips made before that are counted: on a route that then signs the
+  // security/guard.ts); the database handle asks for it at each round trip until it gets it, and
+  // then no more. Round trips made before that are counted: on a route that then signs the
   // caller in, they ran before its guard (a defect, see below).
-  let sessionChecked = false;
   let beforeGuard = 0;
   const connections = openConnections(env, log, () => {
     const principal = c.get("principal");
-    if (!principal) beforeGuard++;
-    if (sessionChecked || !principal) return undefined;
-    sessionChecked = true;
+    if (!principal) {
+      beforeGuard++;
+      return undefined;
+    }
     return liveSessionStatement(principal, now);
   });
   c.set("deps", requestDeps(c, env, log, connections, now));
