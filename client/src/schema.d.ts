@@ -887,6 +887,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/users/me/play-queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's saved play queue
+         * @description What the listener was playing, saved by a player (the web player, or a Subsonic app's `savePlayQueue`), so that another device can go on from there. A listener who never saved one gets an empty queue (`changedAt: null`), not 404. Only READY tracks are returned, in the saved order.
+         */
+        get: operations["getPlayQueue"];
+        /**
+         * Save the caller's play queue
+         * @description Replaces the saved queue: `trackIds` in play order (at most 1000; an empty list clears it), `current` (one of them, or null; else 400), `position` in seconds (0–86400), `client` (≤ 64 characters, shown as `changedBy`). The ids are not checked against the catalogue when saved: a track that cannot be played is left out when the queue is read. Answers 204.
+         */
+        put: operations["savePlayQueue"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/artists/me/export": {
         parameters: {
             query?: never;
@@ -1539,6 +1563,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tracks/me/liked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tracks the caller likes
+         * @description A plain array of `LikedTrack` (a `Track` with `likedAt`), most recent like first (ties by track id, descending). Query: `page` (default 1) and `limit` (1–100, default 20); pages past the end are empty. Only READY tracks are listed: a liked track that is being converted again is left out meanwhile (the like is kept).
+         */
+        get: operations["listLikedTracks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tracks/me/liked/ids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ids of the tracks the caller likes
+         * @description The ids of the READY tracks the caller likes, most recent like first, at most 10,000 (the newest): what a player needs to show a heart on every row without asking per track.
+         */
+        get: operations["listLikedTrackIds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tracks/{id}/like": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Like a track
+         * @description A listener's like of a track (a star on a song for Subsonic apps). Idempotent. Answers `{liked, _count: {likes}}`: the caller's like state and the track's like count after the change. Only READY tracks can be liked or unliked; any other id (converting, failed, deleted, unknown) is 404. Liking a track already liked changes nothing.
+         */
+        post: operations["likeTrack"];
+        /**
+         * Remove a track like
+         * @description A listener's like of a track (a star on a song for Subsonic apps). Idempotent. Answers `{liked, _count: {likes}}`: the caller's like state and the track's like count after the change. Only READY tracks can be liked or unliked; any other id (converting, failed, deleted, unknown) is 404. Removing a like that is not there changes nothing.
+         */
+        delete: operations["unlikeTrack"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tracks/{id}": {
         parameters: {
             query?: never;
@@ -1996,6 +2084,110 @@ export interface components {
                 at: string;
             }[];
         };
+        PlayQueue: {
+            /** @description The saved queue in order, READY tracks only: a track deleted or being converted again since is left out. */
+            tracks: components["schemas"]["Track"][];
+            /**
+             * Format: uuid
+             * @description The track that was playing; null when none was, or it is not in `tracks` any more.
+             */
+            current: string | null;
+            /**
+             * @description Seconds into `current`.
+             * @example 42.5
+             */
+            position: number;
+            /**
+             * Format: date-time
+             * @description When it was saved; null: never.
+             * @example 2026-11-23T10:15:30.000Z
+             */
+            changedAt: string | null;
+            /**
+             * @description The `client` that saved it.
+             * @example web
+             */
+            changedBy: string;
+        };
+        /** @description A track as everyone sees it. Only READY tracks are shown to anyone but the owner. */
+        Track: {
+            /**
+             * Format: uuid
+             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
+             */
+            id: string;
+            /** @example Neon Rain */
+            title: string;
+            /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
+            cover: string | null;
+            /**
+             * @description Seconds; null until the converter has measured the upload.
+             * @example 215.5
+             */
+            duration: number | null;
+            /**
+             * Format: uuid
+             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
+             */
+            artistId: string;
+            /**
+             * Format: uuid
+             * @description Null for a single.
+             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
+             */
+            albumId: string | null;
+            artist: components["schemas"]["TrackArtist"];
+            /** @description EBU R128 integrated loudness and true peak of what is streamed (the stereo mix), measured during conversion, so that players can normalise volume; null until measured or for silence. */
+            loudness: {
+                /** @example -9.8 */
+                integratedLufs: number;
+                /** @example -0.4 */
+                truePeakDbtp: number | null;
+                /**
+                 * @description The gain to apply for −14 LUFS, capped so that the true peak stays at or below −1 dBTP, rounded down to 0.1 dB; also in the HLS master as `#EXT-X-SESSION-DATA` `com.edge-music.gain`. Null when nothing could be measured.
+                 * @example -4.2
+                 */
+                gainDb: number | null;
+            } | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-23T10:15:30.000Z
+             */
+            createdAt: string;
+        };
+        TrackArtist: {
+            /**
+             * Format: uuid
+             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
+             */
+            id: string;
+            /** @example nightdrive */
+            username: string;
+            /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
+            avatar: string | null;
+        };
+        PlayQueueInput: {
+            /** @description The queue in play order; a track may appear more than once. */
+            trackIds: string[];
+            /**
+             * Format: uuid
+             * @description The track playing (one of `trackIds`), or null.
+             * @default null
+             */
+            current: string | null;
+            /**
+             * @description Seconds into the current track.
+             * @default 0
+             * @example 42.5
+             */
+            position: number;
+            /**
+             * @description Which player saved it (shown as `changedBy`).
+             * @default
+             * @example web
+             */
+            client: string;
+        };
         ArtistExport: {
             /** Format: date-time */
             exportedAt: string;
@@ -2165,68 +2357,11 @@ export interface components {
              */
             processingProgress: number;
         };
-        TrackArtist: {
-            /**
-             * Format: uuid
-             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
-             */
-            id: string;
-            /** @example nightdrive */
-            username: string;
-            /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
-            avatar: string | null;
-        };
         /**
          * @description PROCESSING: the conversion job is queued or running. READY: streaming is available. FAILED: all 5 attempts failed.
          * @enum {string}
          */
         ProcessingStatus: "PROCESSING" | "READY" | "FAILED";
-        /** @description A track as everyone sees it. Only READY tracks are shown to anyone but the owner. */
-        Track: {
-            /**
-             * Format: uuid
-             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
-             */
-            id: string;
-            /** @example Neon Rain */
-            title: string;
-            /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
-            cover: string | null;
-            /**
-             * @description Seconds; null until the converter has measured the upload.
-             * @example 215.5
-             */
-            duration: number | null;
-            /**
-             * Format: uuid
-             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
-             */
-            artistId: string;
-            /**
-             * Format: uuid
-             * @description Null for a single.
-             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
-             */
-            albumId: string | null;
-            artist: components["schemas"]["TrackArtist"];
-            /** @description EBU R128 integrated loudness and true peak of what is streamed (the stereo mix), measured during conversion, so that players can normalise volume; null until measured or for silence. */
-            loudness: {
-                /** @example -9.8 */
-                integratedLufs: number;
-                /** @example -0.4 */
-                truePeakDbtp: number | null;
-                /**
-                 * @description The gain to apply for −14 LUFS, capped so that the true peak stays at or below −1 dBTP, rounded down to 0.1 dB; also in the HLS master as `#EXT-X-SESSION-DATA` `com.edge-music.gain`. Null when nothing could be measured.
-                 * @example -4.2
-                 */
-                gainDb: number | null;
-            } | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-23T10:15:30.000Z
-             */
-            createdAt: string;
-        };
         /** @description An album in a list: without its tracks. */
         AlbumSummary: {
             /**
@@ -2629,6 +2764,23 @@ export interface components {
              *     ]
              */
             peaks: number[];
+        };
+        /** @description A track the caller likes, with when they liked it. */
+        LikedTrack: components["schemas"]["Track"] & {
+            /**
+             * Format: date-time
+             * @example 2026-11-23T10:15:30.000Z
+             */
+            likedAt: string;
+        };
+        /** @description Track ids, most recent like first. */
+        LikedTrackIds: string[];
+        TrackLikeState: {
+            liked: boolean;
+            _count: {
+                /** @example 12 */
+                likes: number;
+            };
         };
         TrackPage: components["schemas"]["Track"][];
         TrackUpdate: {
@@ -6934,6 +7086,163 @@ export interface operations {
             };
         };
     };
+    getPlayQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The saved queue. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayQueue"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    savePlayQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayQueueInput"];
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body's Content-Type is not one the operation takes, or an uploaded file's type is not accepted. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     exportMyArtistData: {
         parameters: {
             query?: never;
@@ -10842,6 +11151,336 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listLikedTracks: {
+        parameters: {
+            query?: {
+                /** @description 1-based page. */
+                page?: number;
+                /** @description Items per page, 1–100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of liked tracks. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LikedTrack"][];
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listLikedTrackIds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Liked track ids. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LikedTrackIds"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    likeTrack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Liked. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackLikeState"];
+                };
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    unlikeTrack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not liked (any more). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrackLikeState"];
+                };
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {

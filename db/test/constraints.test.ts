@@ -164,6 +164,43 @@ describe("deletes", () => {
   });
 });
 
+describe("a track's place in its album", () => {
+  const positions = async (albumId: string) =>
+    (
+      await db
+        .select({ id: tracks.id, position: tracks.albumPosition })
+        .from(tracks)
+        .where(eq(tracks.albumId, albumId))
+    )
+      .sort((a, b) => (a.position ?? 0) - (b.position ?? 0))
+      .map((row) => row.position);
+
+  it("joins after the album's last track, and a single has none", async () => {
+    const artist = await newArtist();
+    const album = await newAlbum(artist.id);
+    const first = await newTrack(artist.id, album.id);
+    const second = await newTrack(artist.id, album.id);
+    const single = await newTrack(artist.id);
+    expect([first.albumPosition, second.albumPosition, single.albumPosition]).toEqual([1, 2, null]);
+    // Moving a single in puts it last; moving a track out takes its place away.
+    await db.update(tracks).set({ albumId: album.id }).where(eq(tracks.id, single.id));
+    expect(await positions(album.id)).toEqual([1, 2, 3]);
+    const [out] = await db
+      .update(tracks)
+      .set({ albumId: null })
+      .where(eq(tracks.id, first.id))
+      .returning();
+    expect(out?.albumPosition).toBeNull();
+    // Setting the same album again (an edit of other fields with it) keeps the place.
+    const [same] = await db
+      .update(tracks)
+      .set({ albumId: album.id, title: "Renamed" })
+      .where(eq(tracks.id, second.id))
+      .returning();
+    expect(same?.albumPosition).toBe(2);
+  });
+});
+
 describe("defaults", () => {
   it("a new playlist is private", async () => {
     const user = await newUser();

@@ -10,6 +10,7 @@ import { artistRoutes } from "./features/artists/index.ts";
 import { authRoutes, meRoutes } from "./features/auth/index.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { historyRoutes } from "./features/history/routes.ts";
+import { playQueueRoutes } from "./features/play-queue/routes.ts";
 import { playlistRoutes } from "./features/playlists/index.ts";
 import { searchRoutes } from "./features/search/routes.ts";
 import { staticRoutes } from "./features/static/routes.ts";
@@ -50,6 +51,7 @@ export function createApp() {
   app.route(`${API_PREFIX}/artists/auth`, authRoutes(ACCOUNT_KINDS.artist));
   app.route(`${API_PREFIX}/users`, meRoutes(ACCOUNT_KINDS.user, "getMyUserAccount"));
   app.route(`${API_PREFIX}/users`, userAccountRoutes);
+  app.route(`${API_PREFIX}/users`, playQueueRoutes);
   app.route(`${API_PREFIX}/artists`, artistAccountRoutes);
   app.route(`${API_PREFIX}/artists`, artistRoutes);
   app.route(`${API_PREFIX}/playlists`, playlistRoutes);

@@ -605,6 +605,49 @@ const BUDGETS: Record<string, Budget> = {
       return { client, method: "DELETE", path };
     },
   },
+  "GET /api/v1/tracks/me/liked": {
+    trips: 1,
+    prepare: async () => get("/api/v1/tracks/me/liked", await user()),
+  },
+  "GET /api/v1/tracks/me/liked/ids": {
+    trips: 1,
+    prepare: async () => get("/api/v1/tracks/me/liked/ids", await user()),
+  },
+  "POST /api/v1/tracks/{id}/like": {
+    trips: 1,
+    prepare: async () => ({
+      client: await user(),
+      method: "POST",
+      path: `/api/v1/tracks/${await readyTrackId()}/like`,
+    }),
+  },
+  "DELETE /api/v1/tracks/{id}/like": {
+    trips: 1,
+    prepare: async () => {
+      const client = await user();
+      const path = `/api/v1/tracks/${await readyTrackId()}/like`;
+      await client.post(path);
+      return { client, method: "DELETE", path };
+    },
+  },
+  "GET /api/v1/users/me/play-queue": {
+    trips: 1,
+    prepare: async () => {
+      const client = await user();
+      const id = await readyTrackId();
+      await client.put("/api/v1/users/me/play-queue", { trackIds: [id, id], current: id });
+      return get("/api/v1/users/me/play-queue", client);
+    },
+  },
+  "PUT /api/v1/users/me/play-queue": {
+    trips: 1,
+    prepare: async () => ({
+      client: await user(),
+      method: "PUT",
+      path: "/api/v1/users/me/play-queue",
+      json: { trackIds: [await readyTrackId()], position: 3 },
+    }),
+  },
   "GET /api/v1/history": { trips: 1, prepare: async () => get("/api/v1/history", await user()) },
   "DELETE /api/v1/history": {
     trips: 1,

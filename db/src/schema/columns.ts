@@ -36,6 +36,9 @@ export const accountColumns = () => ({
   // same address takes the account over (see the OAuth service): an unproven registration must
   // not be a trap for the address's real owner.
   emailVerifiedAt: timestamptz("email_verified_at"),
+  // The name shown to people (spaces and any script, 1–50 characters, checked by the app); the
+  // username stays the handle in URLs. Null: the username is shown.
+  displayName: text("display_name"),
 });
 
 /** Usernames unique without regard to case, emails unique (stored lower-case). */

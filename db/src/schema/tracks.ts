@@ -19,6 +19,9 @@ export const tracks = pgTable(
       .references(() => artists.id, { onDelete: "cascade" }),
     // Deleting an album keeps its tracks as singles.
     albumId: uuid("album_id").references(() => albums.id, { onDelete: "set null" }),
+    // The track's place in its album (1, 2, …); null for a single. Given by a trigger when the
+    // track joins an album (after its last track), changed by the album's reorder (migration 0016).
+    albumPosition: integer("album_position"),
     title: text("title").notNull(),
     cover: text("cover"),
     // Seconds; unknown until the transcoder has probed the upload.

@@ -54,7 +54,7 @@ export const openApiDocument = {
     {
       name: "Tracks",
       description:
-        "Uploads (form and direct to storage), conversion status and retries, the catalogue of tracks and the owner's edits.",
+        "Uploads (form and direct to storage), conversion status and retries, the catalogue of tracks and the owner's edits, listeners' likes of tracks.",
     },
     {
       name: "Streaming",
@@ -66,6 +66,10 @@ export const openApiDocument = {
       description: "Users' playlists: public reads, the owner's writes, tracks in them, likes.",
     },
     { name: "Listening history", description: "The signed-in user's listens." },
+    {
+      name: "Play queue",
+      description: "The signed-in user's saved play queue, to go on listening on another device.",
+    },
     { name: "Search", description: "Search across tracks, artists, albums and playlists." },
     { name: "Media", description: "Images (avatars, backgrounds, covers) served under /static." },
     { name: "Reference", description: "This document and its interactive reference page." },

@@ -31,6 +31,9 @@ async function busyListener() {
   expect((await account.client.post(`/api/v1/history/tracks/${track.id}`)).status).toBe(201);
   expect((await account.client.post(`/api/v1/artists/${artist.id}/follow`)).status).toBe(200);
   expect((await account.client.post(`/api/v1/artists/${artist.id}/like`)).status).toBe(200);
+  expect((await account.client.post(`/api/v1/tracks/${track.id}/like`)).status).toBe(200);
+  const queue = { trackIds: [track.id], current: track.id, position: 12, client: "web" };
+  expect((await account.client.put("/api/v1/users/me/play-queue", queue)).status).toBe(204);
   return { account, artist, track, playlist };
 }
 
@@ -58,6 +61,8 @@ describe("GET /api/v1/users/me/export", () => {
     ]);
     expect(data.follows.map((f: { artistId: string }) => f.artistId)).toEqual([artist.id]);
     expect(data.likedArtists.map((f: { artistId: string }) => f.artistId)).toEqual([artist.id]);
+    expect(data.likedTracks.map((f: { trackId: string }) => f.trackId)).toEqual([track.id]);
+    expect(data.playQueue).toMatchObject({ trackIds: [track.id], current: track.id, position: 12 });
     for (const secret of [
       "passwordHash",
       "password_hash",

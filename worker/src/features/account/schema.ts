@@ -11,6 +11,7 @@ export const UserExport = z
       .object({
         id: z.uuid(),
         username: z.string(),
+        displayName: z.string().nullable(),
         email: z.string(),
         emailVerifiedAt: At.nullable(),
         createdAt: At,
@@ -32,6 +33,16 @@ export const UserExport = z
     ),
     likedPlaylists: z.array(z.uuid()),
     likedArtists: z.array(z.object({ artistId: z.uuid(), at: At })),
+    likedTracks: z.array(z.object({ trackId: z.uuid(), at: At })),
+    playQueue: z
+      .object({
+        trackIds: z.array(z.uuid()),
+        current: z.uuid().nullable(),
+        position: z.number(),
+        changedAt: At,
+        changedBy: z.string(),
+      })
+      .nullable(),
     follows: z.array(z.object({ artistId: z.uuid(), at: At })),
   })
   .openapi("UserExport");
@@ -43,6 +54,7 @@ export const ArtistExport = z
       .object({
         id: z.uuid(),
         username: z.string(),
+        displayName: z.string().nullable(),
         email: z.string(),
         emailVerifiedAt: At.nullable(),
         bio: z.string(),

@@ -8,8 +8,10 @@ import {
   follows,
   listeningHistory,
   playlistLikes,
+  playQueues,
   playlists,
   playlistTracks,
+  trackLikes,
   tracks,
   users,
   userTwoFactor,
@@ -80,6 +82,8 @@ export async function exportUser(ctx: AuthContext, principal: Principal) {
     entries,
     likedPlaylists,
     likedArtists,
+    likedTracks,
+    queues,
     followed,
     sessionRows,
   ] = await db.batch([
@@ -87,6 +91,7 @@ export async function exportUser(ctx: AuthContext, principal: Principal) {
       .select({
         id: users.id,
         username: users.username,
+        displayName: users.displayName,
         email: users.email,
         emailVerifiedAt: users.emailVerifiedAt,
         createdAt: users.createdAt,
@@ -117,6 +122,12 @@ export async function exportUser(ctx: AuthContext, principal: Principal) {
       .select({ artistId: artistLikes.artistId, at: artistLikes.createdAt })
       .from(artistLikes)
       .where(eq(artistLikes.userId, principal.id)),
+    db
+      .select({ trackId: trackLikes.trackId, at: trackLikes.createdAt })
+      .from(trackLikes)
+      .where(eq(trackLikes.userId, principal.id))
+      .orderBy(asc(trackLikes.createdAt)),
+    db.select().from(playQueues).where(eq(playQueues.userId, principal.id)),
     db
       .select({ artistId: follows.artistId, at: follows.createdAt })
       .from(follows)
@@ -154,6 +165,16 @@ export async function exportUser(ctx: AuthContext, principal: Principal) {
     })),
     likedPlaylists: likedPlaylists.map((l) => l.playlistId),
     likedArtists: likedArtists.map((l) => ({ artistId: l.artistId, at: l.at.toISOString() })),
+    likedTracks: likedTracks.map((l) => ({ trackId: l.trackId, at: l.at.toISOString() })),
+    playQueue: queues[0]
+      ? {
+          trackIds: queues[0].trackIds,
+          current: queues[0].currentTrackId,
+          position: queues[0].position,
+          changedAt: queues[0].updatedAt.toISOString(),
+          changedBy: queues[0].changedBy,
+        }
+      : null,
     follows: followed.map((f) => ({ artistId: f.artistId, at: f.at.toISOString() })),
   };
 }
@@ -170,6 +191,7 @@ export async function exportArtist(ctx: AuthContext, principal: Principal) {
       .select({
         id: artists.id,
         username: artists.username,
+        displayName: artists.displayName,
         email: artists.email,
         emailVerifiedAt: artists.emailVerifiedAt,
         bio: artists.bio,

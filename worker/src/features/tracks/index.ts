@@ -3,12 +3,13 @@ import { trackCatalogueRoutes } from "./catalogue/routes.ts";
 import { conversionRoutes } from "./conversion/routes.ts";
 import { trackEventRoutes } from "./events/routes.ts";
 import { formUploadRoutes } from "./form-upload/routes.ts";
+import { trackLikeRoutes } from "./likes/routes.ts";
 import { streamingRoutes } from "./streaming/routes.ts";
 import { waveformRoutes } from "./waveform/routes.ts";
 
 /**
  * /api/v1/tracks: streaming (under /stream), the form upload, a conversion's retry and live
- * status, and the catalogue's tracks. (The direct upload is mounted at /api/v1/uploads.)
+ * status, listeners' likes, and the catalogue's tracks. (The direct upload is mounted at /api/v1/uploads.)
  */
 export const trackRoutes = newRouter()
   .route("/stream", streamingRoutes)
@@ -16,4 +17,6 @@ export const trackRoutes = newRouter()
   .route("/", formUploadRoutes)
   .route("/", conversionRoutes)
   .route("/", trackEventRoutes)
+  // Before the catalogue: /me/liked is not a track id.
+  .route("/", trackLikeRoutes)
   .route("/", trackCatalogueRoutes);

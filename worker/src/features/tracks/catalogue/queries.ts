@@ -4,8 +4,8 @@ import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { offsetOf, type Page } from "../../../validation/common.ts";
 import type { OwnTrackView, TrackView } from "./schema.ts";
 
-/** The public columns; never source_key or source_file_name. */
-const PUBLIC = {
+/** The public columns (with the artist, joined); never source_key or source_file_name. */
+export const PUBLIC_TRACK_COLUMNS = {
   id: tracks.id,
   title: tracks.title,
   cover: tracks.cover,
@@ -18,6 +18,8 @@ const PUBLIC = {
   artistUsername: artists.username,
   artistAvatar: artists.avatar,
 };
+
+const PUBLIC = PUBLIC_TRACK_COLUMNS;
 
 const OWN = {
   ...PUBLIC,
