@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { trackKeys } from "@edge-music/contracts";
 import type { TrackFileKind } from "@edge-music/db";
@@ -17,6 +18,7 @@ const MEDIA = "audio/mp4";
 const M3U8 = "application/vnd.apple.mpegurl";
 const OPUS = "audio/ogg; codecs=opus";
 const JSON_TYPE = "application/json";
+const JPEG = "image/jpeg";
 
 export interface OutputPlan {
   /** Segments, init segments and Opus files: nothing refers to them until a playlist does. */
@@ -104,4 +106,36 @@ export async function measureOutputs(plan: ReturnType<typeof planOutputs>): Prom
     master: await sized(plan.master),
     waveform: await sized(plan.waveform),
   };
+}
+
+export interface CoverUpload extends UploadItem {
+  /** What the track's `cover` holds: the key as the Worker's media path (`/static/covers/…`). */
+  mediaPath: string;
+}
+
+/**
+ * The cover taken from a source, stored where the Worker serves and deletes covers
+ * (`static/covers/<uuid>.jpg`, its `mediaKey` shape), cached forever like an uploaded one. The
+ * name comes from the track and its source instead of chance: every attempt at one conversion
+ * writes the same object, so an attempt that stopped between the upload and the commit (a crash,
+ * a lost reply from Postgres) leaves nothing behind; its retry overwrites it. One source gives
+ * one picture, so the object under that name never changes.
+ */
+export function coverUpload(
+  trackId: string,
+  sourceKey: string,
+  file: { path: string; size: number },
+): CoverUpload {
+  const hex = createHash("sha256").update(`cover\n${trackId}\n${sourceKey}`).digest("hex");
+  // Shaped as an RFC 9562 UUID of version 8 (the custom one) and the RFC variant.
+  const variant = ((Number.parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
+  const uuid = [
+    hex.slice(0, 8),
+    hex.slice(8, 12),
+    `8${hex.slice(13, 16)}`,
+    `${variant}${hex.slice(17, 20)}`,
+    hex.slice(20, 32),
+  ].join("-");
+  const key = `static/covers/${uuid}.jpg`;
+  return { ...file, key, mediaPath: `/${key}`, contentType: JPEG, cacheControl: IMMUTABLE };
 }

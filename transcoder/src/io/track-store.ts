@@ -14,6 +14,13 @@ export interface Completion {
   duration: number;
   loudness: Loudness;
   files: readonly OutputFile[];
+  /** The media path of a cover taken from the source: it becomes the cover only if none is set. */
+  cover?: string | undefined;
+}
+
+/** What the row says once READY: the cover it ended with (the artist's, ours or none). */
+export interface Completed {
+  cover: string | null;
 }
 
 /** What a write returns of the row: the state listeners are told (contracts' TrackState). */
@@ -76,6 +83,15 @@ export function trackStore(db: Database) {
       return row;
     },
 
+    /** Whether the track has a cover (the artist's, given with the upload or since). */
+    async hasCover(trackId: string): Promise<boolean> {
+      const [row] = await db
+        .select({ cover: tracks.cover })
+        .from(tracks)
+        .where(eq(tracks.id, trackId));
+      return (row?.cover ?? null) !== null;
+    },
+
     /** Only while PROCESSING: a late write must not undo READY's 100. */
     async setProgress(trackId: string, percent: number): Promise<TrackState | undefined> {
       const [row] = await db
@@ -88,16 +104,18 @@ export function trackStore(db: Database) {
 
     /**
      * The file rows and READY in one transaction. Earlier rows of the track are replaced, so a
-     * retry after a crash converges on the same set. False when the track was deleted meanwhile.
+     * retry after a crash converges on the same set. A cover from the source is set in the same
+     * UPDATE only where the row has none, so an artist's cover given meanwhile wins (the caller
+     * compares the cover returned). Undefined when the track was deleted meanwhile.
      */
-    async complete(trackId: string, completion: Completion): Promise<boolean> {
+    async complete(trackId: string, completion: Completion): Promise<Completed | undefined> {
       return await db.transaction(async (tx) => {
         const [locked] = await tx
           .select({ id: tracks.id })
           .from(tracks)
           .where(eq(tracks.id, trackId))
           .for("update");
-        if (!locked) return false;
+        if (!locked) return undefined;
         await tx.delete(trackFiles).where(eq(trackFiles.trackId, trackId));
         await tx.insert(trackFiles).values(
           completion.files.map((file) => ({
@@ -109,7 +127,7 @@ export function trackStore(db: Database) {
             sizeBytes: file.size,
           })),
         );
-        await tx
+        const [row] = await tx
           .update(tracks)
           .set({
             duration: completion.duration,
@@ -119,9 +137,13 @@ export function trackStore(db: Database) {
             processingFinishedAt: new Date(),
             loudnessLufs: completion.loudness.integratedLufs,
             truePeakDbtp: completion.loudness.truePeakDbtp,
+            ...(completion.cover === undefined
+              ? {}
+              : { cover: sql`coalesce(${tracks.cover}, ${completion.cover})` }),
           })
-          .where(eq(tracks.id, trackId));
-        return true;
+          .where(eq(tracks.id, trackId))
+          .returning({ cover: tracks.cover });
+        return row;
       });
     },
 

@@ -2,14 +2,21 @@ import { mkdtemp, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AudioJobPayload } from "@edge-music/contracts";
-import { measureOutputs, type OutputFile, type OutputPlan, planOutputs } from "../io/outputs.ts";
+import {
+  type CoverUpload,
+  measureOutputs,
+  type OutputFile,
+  type OutputPlan,
+  planOutputs,
+} from "../io/outputs.ts";
 import { eachLimit, type Storage, type UploadItem } from "../io/storage.ts";
-import type { TrackStore } from "../io/track-store.ts";
+import type { Completion, TrackStore } from "../io/track-store.ts";
 import { log } from "../log.ts";
 import { convert, finishOutputs } from "../media/convert.ts";
 import { probeSource } from "../media/probe.ts";
 import { selectRungs } from "../media/rungs.ts";
 import { sniffSource } from "../media/source-format.ts";
+import { embeddedCover } from "./cover.ts";
 import type { ProgressReporter } from "./progress-reporter.ts";
 
 export interface PipelineContext {
@@ -34,7 +41,7 @@ const CONVERTED = 90;
 const UPLOADED = 99;
 
 /**
- * Download → probe → convert → check → upload → record. The work folder is removed whatever
+ * Download → probe → cover → convert → check → upload → record. The work folder is removed whatever
  * happens. Errors propagate: the attempt (attempt.ts) decides between retry and FAILED.
  */
 export async function convertTrack(
@@ -59,6 +66,15 @@ export async function convertTrack(
     });
     const rungs = selectRungs(info);
     clock.lap("probe");
+    const cover = await embeddedCover({
+      ...options,
+      payload,
+      source,
+      info,
+      work,
+      store: ctx.store,
+    });
+    clock.lap("cover");
     log.info("converting", {
       trackId,
       format,
@@ -89,11 +105,13 @@ export async function convertTrack(
     );
     clock.lap("check");
     const files = await uploadOutputs(plan, ctx);
+    // Last, just before the commit that names it: the shortest time as an unreferenced object.
+    if (cover) await ctx.storage.upload(cover, ctx.signal);
     clock.lap("upload");
 
     await ctx.progress.settle();
-    if (!(await ctx.store.complete(trackId, { duration, loudness, files }))) {
-      await removeOrphans(ctx, trackId, [...files.map((f) => f.key), plan.waveform.key]);
+    const written = [...files.map((f) => f.key), plan.waveform.key];
+    if (!(await commit(ctx, trackId, { duration, loudness, files }, cover, written))) {
       return { status: "skipped", reason: "the track was deleted during conversion" };
     }
     clock.lap("commit");
@@ -140,7 +158,32 @@ async function uploadOutputs(plan: OutputPlan, ctx: PipelineContext): Promise<Ou
   return files;
 }
 
-/** The track was deleted while converting: its objects went before ours landed. */
+/**
+ * READY, with the files' rows and the source's cover if the track has none; false when the track
+ * was deleted meanwhile (what we wrote then goes too). A cover that lost to one the artist gave
+ * during the conversion is removed: no row names it.
+ */
+async function commit(
+  ctx: PipelineContext,
+  trackId: string,
+  completion: Omit<Completion, "cover">,
+  cover: CoverUpload | null,
+  written: string[],
+): Promise<boolean> {
+  const completed = await ctx.store.complete(trackId, { ...completion, cover: cover?.mediaPath });
+  const coverKeys = cover ? [cover.key] : [];
+  if (!completed) {
+    await removeOrphans(ctx, trackId, [...written, ...coverKeys]);
+    return false;
+  }
+  if (cover && completed.cover !== cover.mediaPath) await removeOrphans(ctx, trackId, coverKeys);
+  return true;
+}
+
+/**
+ * Objects no row names: the track was deleted while converting (its objects went before ours
+ * landed), or the cover lost to the artist's.
+ */
 async function removeOrphans(ctx: PipelineContext, trackId: string, keys: string[]) {
   await ctx.storage
     .deleteMany(keys)

@@ -11,6 +11,20 @@ export interface SourceInfo {
   duration: number;
   /** The source bitrate the ladder is judged by, kbps (for PCM and lossless ones, see sampleKbps). */
   kbps: number;
+  /** The cover art the file carries, if any. */
+  picture: AttachedPicture | undefined;
+}
+
+/**
+ * A picture the container carries beside the audio (ID3 APIC, FLAC or Vorbis picture block, MP4
+ * `covr`): ffmpeg shows it as a video stream of one frame with the `attached_pic` disposition.
+ */
+export interface AttachedPicture {
+  /** Its stream's index in the source, as `-map 0:<index>` takes it. */
+  stream: number;
+  /** Pixels, when ffprobe could read them from the picture's header. */
+  width: number | undefined;
+  height: number | undefined;
 }
 
 /** What ffprobe's JSON says, before anything is measured. */
@@ -26,6 +40,7 @@ export interface ProbeFacts {
   formatKbps: number | undefined;
   /** The demuxer guessed the duration from a bitrate (MP3 without a Xing header): not to be trusted. */
   durationEstimated: boolean;
+  picture: AttachedPicture | undefined;
 }
 
 interface ProbeJson {
@@ -41,6 +56,10 @@ interface ProbeJson {
     bits_per_raw_sample?: string;
     duration?: string;
     bit_rate?: string;
+    index?: number;
+    width?: number;
+    height?: number;
+    disposition?: { attached_pic?: number };
   }>;
   format?: { duration?: string; bit_rate?: string };
 }
@@ -72,7 +91,17 @@ export function interpretProbe(json: ProbeJson, warnings: string): ProbeFacts {
     streamKbps: kbps(audio.bit_rate),
     formatKbps: kbps(json.format?.bit_rate),
     durationEstimated: warnings.includes("Estimating duration from bitrate"),
+    picture: attachedPicture(json),
   };
+}
+
+function attachedPicture(json: ProbeJson): AttachedPicture | undefined {
+  const found = json.streams?.find(
+    (s) => s.codec_type === "video" && s.disposition?.attached_pic === 1,
+  );
+  if (found?.index === undefined) return undefined;
+  const pixels = (value: number | undefined) => positive(String(value ?? ""));
+  return { stream: found.index, width: pixels(found.width), height: pixels(found.height) };
 }
 
 /** Bits of each decoded sample format (the last resort for a lossless codec's sample size). */
@@ -176,5 +205,6 @@ export async function probeSource(source: SourceFile, options: ProbeOptions): Pr
     duration,
     // The container's average includes its overhead; without one, the file's size over its length.
     kbps: kbps ?? facts.formatKbps ?? (size * 8) / duration / 1000,
+    picture: facts.picture,
   };
 }

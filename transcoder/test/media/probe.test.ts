@@ -123,6 +123,39 @@ describe("interpretProbe", () => {
     expect(facts).toMatchObject({ codec: "flac", lossless: true, duration: 30 });
   });
 
+  it("finds the attached picture by its disposition: its stream index, its size when known", () => {
+    const cover = (index: number, extra: Record<string, unknown> = {}) => ({
+      codec_type: "video",
+      codec_name: "png",
+      index,
+      disposition: { attached_pic: 1 },
+      ...extra,
+    });
+    const probe = (streams: Array<Record<string, unknown>>) =>
+      interpretProbe({ streams: [{ ...audio, index: 0 }, ...streams] }, "").picture;
+    expect(probe([cover(1, { width: 1600, height: 900 })])).toEqual({
+      stream: 1,
+      width: 1600,
+      height: 900,
+    });
+    // A size ffprobe could not read (an undecodable picture) is 0: unknown, decided by decoding.
+    expect(probe([cover(2, { width: 0, height: 0 })])).toEqual({
+      stream: 2,
+      width: undefined,
+      height: undefined,
+    });
+    // A video stream that is not an attached picture (an MP4's real video) is no cover.
+    const video = {
+      codec_type: "video",
+      codec_name: "h264",
+      index: 1,
+      disposition: { attached_pic: 0 },
+    };
+    expect(probe([video])).toBeUndefined();
+    expect(probe([video, cover(2)])).toMatchObject({ stream: 2 });
+    expect(probe([])).toBeUndefined();
+  });
+
   it("refuses a file without audio, or with an audio stream nothing can decode", () => {
     const noAudio = () => interpretProbe({ streams: [{ codec_type: "video" }] }, "");
     expect(noAudio).toThrow(BadInputError);

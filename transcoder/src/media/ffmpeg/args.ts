@@ -202,6 +202,56 @@ export function opusArgs({ source, outDir, rungs, duration, waveform }: OpusArgs
   ];
 }
 
+/** A cover's longest side at most, in pixels: sharp in a large player view, small to send. */
+export const COVER_MAX_SIDE = 1200;
+
+/**
+ * The largest picture decoded for a cover: 36 megapixels (6000 × 6000), some 100 MB once
+ * decoded. A picture claiming more is refused by the decoder before it allocates the frame.
+ */
+export const PICTURE_MAX_PIXELS = 36_000_000;
+
+export interface CoverArgsInput {
+  source: SourceFile;
+  /** The attached picture's stream index in the source (ffprobe's `index`). */
+  stream: number;
+  output: string;
+}
+
+/**
+ * The source's attached picture (ID3 APIC, FLAC or Vorbis picture block, MP4 `covr`) as a cover:
+ * its one frame, shrunk to fit COVER_MAX_SIDE × COVER_MAX_SIDE with its aspect kept (never
+ * enlarged), re-encoded as a JPEG at mjpeg's quality 3 of 2–31 (the other images' 4:2:0 full
+ * range; a transparent PNG loses its alpha). The decoder's pixel limit is an input option.
+ * Nothing but the picture is read: ffmpeg stops after its one frame, whatever the audio's length.
+ */
+export function coverArgs({ source, stream, output }: CoverArgsInput): string[] {
+  const fit = `scale=w='min(${COVER_MAX_SIDE},iw)':h='min(${COVER_MAX_SIDE},ih)'`;
+  return [
+    ...COMMON,
+    "-v",
+    "error",
+    "-max_pixels",
+    String(PICTURE_MAX_PIXELS),
+    ...openSource(source),
+    "-i",
+    source.path,
+    "-map",
+    `0:${stream}`,
+    "-frames:v",
+    "1",
+    "-filter:v",
+    `${fit}:force_original_aspect_ratio=decrease:flags=lanczos,format=yuvj420p`,
+    "-c:v",
+    "mjpeg",
+    "-q:v",
+    "3",
+    "-f",
+    "mjpeg",
+    output,
+  ];
+}
+
 /** Container and streams as JSON; warnings kept (they say when a duration is only an estimate). */
 export function probeArgs(source: SourceFile): string[] {
   return [

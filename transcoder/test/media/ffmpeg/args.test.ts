@@ -1,6 +1,8 @@
 import type { AudioFormat } from "@edge-music/contracts";
 import { describe, expect, it } from "vitest";
 import {
+  COVER_MAX_SIDE,
+  coverArgs,
   DEMUXERS,
   durationArgs,
   hlsArgs,
@@ -167,6 +169,21 @@ describe("opusArgs", () => {
   });
 });
 
+describe("coverArgs", () => {
+  it("the attached picture's one frame, fitted in 1200 × 1200 (never enlarged), as a JPEG; the decoder's pixel limit before the input", () => {
+    expect(COVER_MAX_SIDE).toBe(1200);
+    expect(coverArgs({ source, stream: 2, output: "/w/cover.jpg" })).toEqual([
+      ...HEAD,
+      ...["-v", "error", "-max_pixels", "36000000"],
+      ...[...OPEN_MP3, "-i", "/w/source.mp3"],
+      ...["-map", "0:2", "-frames:v", "1"],
+      "-filter:v",
+      "scale=w='min(1200,iw)':h='min(1200,ih)':force_original_aspect_ratio=decrease:flags=lanczos,format=yuvj420p",
+      ...["-c:v", "mjpeg", "-q:v", "3", "-f", "mjpeg", "/w/cover.jpg"],
+    ]);
+  });
+});
+
 describe("ffprobe argv", () => {
   it("probes as JSON with warnings kept, packets as CSV, durations as a bare number", () => {
     const flac = { path: "/w/s", format: "flac" as const };
@@ -208,6 +225,7 @@ describe("how the source is opened", () => {
         opus: opusArgs({ ...base, source: file, rungs: [128] }),
         probe: probeArgs(file),
         packets: packetArgs(file),
+        cover: coverArgs({ source: file, stream: 1, output: "/w/cover.jpg" }),
       };
       for (const [run, args] of Object.entries(runs)) {
         const at = args.indexOf("/w/source");
@@ -224,7 +242,7 @@ describe("how the source is opened", () => {
           run,
         ).toHaveLength(1);
         expect(args.filter((a) => a === "-i").length, run).toBe(
-          run === "hls" || run === "opus" ? 1 : 0,
+          run === "probe" || run === "packets" ? 0 : 1,
         );
       }
     },
