@@ -1502,7 +1502,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a track
-         * @description multipart/form-data: `file` (required; MP3, WAV, FLAC, M4A, OGG or OPUS, recognised by its bytes — else 415; at most MAX_UPLOAD_BYTES, 100 MB by default — else 413), `title` (required, 1–200 characters), `albumId` (optional, one of your albums — else 404) and `cover` (optional image, PNG/JPEG/WebP ≤ 5 MB).
+         * @description multipart/form-data: `file` (required; MP3, WAV, FLAC, M4A, OGG or Opus, recognised by its bytes — else 415, whose detail says what was found: "This file is not audio we can read: it looks like a PNG image. …"; an empty file: 400 `empty_file`; at most MAX_UPLOAD_BYTES, 100 MB by default — else 413), `title` (required, 1–200 characters), `albumId` (optional, one of your albums — else 404) and `cover` (optional image, PNG/JPEG/WebP ≤ 5 MB).
          *
          *     The file is streamed into object storage as it arrives. The track is created PROCESSING and a conversion job `convert-audio-<trackId>-<fileName>` is queued (5 attempts, exponential backoff from 5 s); the answer is 202 with the track. Follow it live with GET /tracks/{id}/events (Server-Sent Events), or read `processingStatus` and `processingProgress` from GET /tracks/{id}.
          *
@@ -1711,7 +1711,7 @@ export interface paths {
          *
          *     Limits per artist, checked before storage is asked for anything: at most MAX_OPEN_DIRECT_UPLOADS (10 by default) uploads open at once (started, neither completed, aborted nor past `expiresAt`), declaring at most MAX_OPEN_DIRECT_UPLOAD_BYTES together (by default 4 × MAX_DIRECT_UPLOAD_BYTES, 8 GiB): else 409, with `openUploads` and `maxOpenUploads` (and `openBytes`, `maxOpenBytes` when the bytes are over) in the problem; complete or abort an upload to free its place. At most MAX_DIRECT_UPLOADS_PER_DAY (50 by default) uploads started in a day (a window of 24 hours from the first): else 429 with Retry-After. A refused start counts against nothing.
          *
-         *     `contentType` must name an audio type (else 415); the stored file's bytes are checked again on completion. `albumId`: one of the caller's albums (else 404). 503 when the service has no S3 API for its bucket configured.
+         *     `contentType` must name a type of MP3, WAV, FLAC, M4A, OGG or Opus audio (else 415); the stored file's bytes are checked again on completion. `albumId`: one of the caller's albums (else 404). 503 when the service has no S3 API for its bucket configured.
          */
         post: operations["startDirectUpload"];
         delete?: never;
@@ -1753,7 +1753,7 @@ export interface paths {
         put?: never;
         /**
          * Complete a direct upload: the track is made and converted
-         * @description With every part's number and ETag, in ascending order. The parts are joined in storage, then the file is checked as a form upload is: its size (the announced one, at most MAX_DIRECT_UPLOAD_BYTES: else 400 `size_mismatch` or 413) and its type by its bytes (else 415); a refused file is deleted with its upload. Then the track is made, PROCESSING, with the upload's id, and its conversion job queued: 202 with the artist's view of the track. Parts that storage refuses (missing, too small, a wrong ETag) answer 400 with storage's reason in `errors[0].code`. Another artist's upload: 403; unknown, already completed or aborted: 404. If the conversion queue is unreachable: 503, and nothing is kept (the track and the stored file are removed, as for the form upload): upload it again.
+         * @description With every part's number and ETag, in ascending order. The parts are joined in storage, then the file is checked as a form upload is: its size (the announced one, at most MAX_DIRECT_UPLOAD_BYTES: else 400 `size_mismatch` or 413) and its type by its bytes (else 415, whose detail says what was found, as for the form upload); a refused file is deleted with its upload. Then the track is made, PROCESSING, with the upload's id, and its conversion job queued: 202 with the artist's view of the track. Parts that storage refuses (missing, too small, a wrong ETag) answer 400 with storage's reason in `errors[0].code`. Another artist's upload: 403; unknown, already completed or aborted: 404. If the conversion queue is unreachable: 503, and nothing is kept (the track and the stored file are removed, as for the form upload): upload it again.
          */
         post: operations["completeDirectUpload"];
         delete?: never;

@@ -1,4 +1,5 @@
 export * from "./audio-format.ts";
+export * from "./audio-names.ts";
 export * from "./audio-processing.ts";
 export * from "./loudness.ts";
 export * from "./redis-url.ts";

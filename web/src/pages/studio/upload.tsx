@@ -1,6 +1,7 @@
 // Uploading a track: the file with progress (the form upload, or straight to storage when it is
 // too large for one request), then its conversion followed live on the same page.
 import type { OwnTrack, UploadProgress } from "@edge-music/client";
+import { ACCEPTED_AUDIO_EXTENSIONS, ACCEPTED_AUDIO_LIST } from "@edge-music/contracts/audio-names";
 import type { TargetedSubmitEvent } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, messageOf, unwrap } from "../../api.ts";
@@ -14,7 +15,8 @@ import { ArtistOnly, allPages } from "./shell.tsx";
 
 /** Above this, the form upload (at most 100 MB by default) leaves no room: go to storage directly. */
 const FORM_UPLOAD_MAX = 95 * 1024 * 1024;
-const ACCEPT = "audio/*,.mp3,.flac,.wav,.ogg,.m4a,.aac,.opus";
+// The list the API's refusals name (one source in contracts); the file's bytes decide.
+const ACCEPT = ["audio/*", ...ACCEPTED_AUDIO_EXTENSIONS].join(",");
 
 export function Upload() {
   return (
@@ -143,7 +145,7 @@ function UploadForm({
           type="file"
           accept={ACCEPT}
           required
-          hint="MP3, FLAC, WAV, OGG, M4A, AAC or Opus."
+          hint={`${ACCEPTED_AUDIO_LIST}.`}
           onChange={(event) => {
             const name = event.currentTarget.files?.[0]?.name;
             if (!name || (title.trim() && title !== fileTitle)) return;

@@ -93,7 +93,10 @@ describe("direct uploads", () => {
     const text = new TextEncoder().encode("just some text, not audio at all".repeat(40));
     const started = await start(account, text, { size: text.length });
     const refused = await complete(account, started.uploadId, await sendParts(started, text));
-    await expectProblem(refused, 415, "UNSUPPORTED_MEDIA_TYPE");
+    const problem = await expectProblem(refused, 415, "UNSUPPORTED_MEDIA_TYPE");
+    expect(problem.detail).toBe(
+      "This file is not audio we can read: it looks like text. Upload MP3, WAV, FLAC, M4A, OGG or Opus audio.",
+    );
     expect(await uploadRow(started.uploadId)).toBeUndefined();
     const key = trackKeys(started.uploadId).source("Long_Take_master_.wav");
     expect(await storage().head(key)).toBeNull();

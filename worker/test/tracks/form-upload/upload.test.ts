@@ -129,8 +129,22 @@ describe("POST /api/v1/tracks", () => {
     const artist = await registerAccount("artist");
     const text = new TextEncoder().encode("this is a text file pretending to be music".repeat(10));
     const response = await post(artist, uploadForm({ title: "Fake", file: [text, "song.mp3"] }));
-    await expectProblem(response, 415, "UNSUPPORTED_MEDIA_TYPE");
+    const problem = await expectProblem(response, 415, "UNSUPPORTED_MEDIA_TYPE");
+    expect(problem.detail).toBe(
+      "This file is not audio we can read: it looks like text. Upload MP3, WAV, FLAC, M4A, OGG or Opus audio.",
+    );
     expect(await rowsOf(artist.id)).toEqual([]);
+  });
+
+  it("says what a refused file looks like: a PNG named .mp3", async () => {
+    const artist = await registerAccount("artist");
+    const png = new Uint8Array(256);
+    png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const response = await post(artist, uploadForm({ title: "Cover", file: [png, "song.mp3"] }));
+    const problem = await expectProblem(response, 415, "UNSUPPORTED_MEDIA_TYPE");
+    expect(problem.detail).toMatch(
+      /^This file is not audio we can read: it looks like a PNG image\./,
+    );
   });
 
   it("refuses a missing title or file (400) and deletes what was stored", async () => {

@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { ACCEPTED_AUDIO_LIST } from "../../../file-input/audio.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { json, jsonBody, newRouter } from "../../../openapi/router.ts";
 import { signedIn } from "../../../security/guard.ts";
@@ -27,7 +28,7 @@ const start = createRoute({
     "For files too large for one request (`POST /tracks` takes at most MAX_UPLOAD_BYTES, 100 MB by default): the file goes straight to storage in parts, never through this service. Up to MAX_DIRECT_UPLOAD_BYTES (2 GiB by default; else 413).",
     "Answers 201 with `uploadId`, `partSize` and one presigned URL per part: PUT bytes `[(n-1)·partSize, n·partSize)` of the file to part `n`'s URL (the last part holds the rest) and keep each answer's `ETag` header. Each URL is signed with its part's exact `Content-Length`: storage refuses a body of any other length (403). Then `POST /uploads/{uploadId}/complete` with the parts, or `DELETE /uploads/{uploadId}` to give up. The URLs work for 24 hours; an upload not completed by then is aborted, and so are an artist's uploads when the account is deleted.",
     "Limits per artist, checked before storage is asked for anything: at most MAX_OPEN_DIRECT_UPLOADS (10 by default) uploads open at once (started, neither completed, aborted nor past `expiresAt`), declaring at most MAX_OPEN_DIRECT_UPLOAD_BYTES together (by default 4 × MAX_DIRECT_UPLOAD_BYTES, 8 GiB): else 409, with `openUploads` and `maxOpenUploads` (and `openBytes`, `maxOpenBytes` when the bytes are over) in the problem; complete or abort an upload to free its place. At most MAX_DIRECT_UPLOADS_PER_DAY (50 by default) uploads started in a day (a window of 24 hours from the first): else 429 with Retry-After. A refused start counts against nothing.",
-    "`contentType` must name an audio type (else 415); the stored file's bytes are checked again on completion. `albumId`: one of the caller's albums (else 404). 503 when the service has no S3 API for its bucket configured.",
+    `\`contentType\` must name a type of ${ACCEPTED_AUDIO_LIST} audio (else 415); the stored file's bytes are checked again on completion. \`albumId\`: one of the caller's albums (else 404). 503 when the service has no S3 API for its bucket configured.`,
   ].join("\n\n"),
   request: jsonBody(StartUploadBody),
   responses: {
@@ -70,7 +71,7 @@ const complete = createRoute({
   ...signedIn("artist"),
   summary: "Complete a direct upload: the track is made and converted",
   description:
-    "With every part's number and ETag, in ascending order. The parts are joined in storage, then the file is checked as a form upload is: its size (the announced one, at most MAX_DIRECT_UPLOAD_BYTES: else 400 `size_mismatch` or 413) and its type by its bytes (else 415); a refused file is deleted with its upload. Then the track is made, PROCESSING, with the upload's id, and its conversion job queued: 202 with the artist's view of the track. Parts that storage refuses (missing, too small, a wrong ETag) answer 400 with storage's reason in `errors[0].code`. Another artist's upload: 403; unknown, already completed or aborted: 404. If the conversion queue is unreachable: 503, and nothing is kept (the track and the stored file are removed, as for the form upload): upload it again.",
+    "With every part's number and ETag, in ascending order. The parts are joined in storage, then the file is checked as a form upload is: its size (the announced one, at most MAX_DIRECT_UPLOAD_BYTES: else 400 `size_mismatch` or 413) and its type by its bytes (else 415, whose detail says what was found, as for the form upload); a refused file is deleted with its upload. Then the track is made, PROCESSING, with the upload's id, and its conversion job queued: 202 with the artist's view of the track. Parts that storage refuses (missing, too small, a wrong ETag) answer 400 with storage's reason in `errors[0].code`. Another artist's upload: 403; unknown, already completed or aborted: 404. If the conversion queue is unreachable: 503, and nothing is kept (the track and the stored file are removed, as for the form upload): upload it again.",
   request: { params: Params, ...jsonBody(CompleteUploadBody) },
   responses: {
     202: json(OwnTrackDto, "Accepted: converting."),

@@ -11,7 +11,12 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from "../../../errors/app-error.ts";
-import { AUDIO_SNIFF_BYTES, sniffAudio } from "../../../file-input/audio.ts";
+import {
+  ACCEPTED_AUDIO_LIST,
+  AUDIO_SNIFF_BYTES,
+  notAudioMessage,
+  sniffAudio,
+} from "../../../file-input/audio.ts";
 import { describeError, type Logger } from "../../../logger.ts";
 import type { RequestDeps } from "../../../request-deps.ts";
 import { assertOwner } from "../../../security/guard.ts";
@@ -76,7 +81,7 @@ export async function startUpload(ctx: UploadDeps, input: StartUpload) {
   if (input.size > max) throw new PayloadTooLargeError(max);
   if (!DECLARED_TYPES.includes(input.contentType)) {
     throw new UnsupportedMediaTypeError(
-      `The file must be MP3, WAV, FLAC, M4A, OGG or OPUS audio (${DECLARED_TYPES.join(", ")}).`,
+      `The file must be ${ACCEPTED_AUDIO_LIST} audio (${DECLARED_TYPES.join(", ")}).`,
     );
   }
   const store = storeOf(ctx.env);
@@ -245,9 +250,7 @@ async function refusal(ctx: UploadDeps, upload: { storageKey: string; size: numb
   });
   const bytes = start ? new Uint8Array(await new Response(start.body).arrayBuffer()) : null;
   if (!bytes || !sniffAudio(bytes)) {
-    return new UnsupportedMediaTypeError(
-      "The stored file is not MP3, WAV, FLAC, M4A, OGG or OPUS audio.",
-    );
+    return new UnsupportedMediaTypeError(notAudioMessage(bytes ?? new Uint8Array()));
   }
   return null;
 }

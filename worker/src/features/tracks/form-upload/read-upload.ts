@@ -5,7 +5,12 @@ import {
   UnsupportedMediaTypeError,
   ValidationError,
 } from "../../../errors/app-error.ts";
-import { AUDIO_CONTENT_TYPES, AUDIO_SNIFF_BYTES, sniffAudio } from "../../../file-input/audio.ts";
+import {
+  AUDIO_CONTENT_TYPES,
+  AUDIO_SNIFF_BYTES,
+  notAudioMessage,
+  sniffAudio,
+} from "../../../file-input/audio.ts";
 import { parseMultipartStream, type StreamedPart } from "../../../file-input/multipart-stream.ts";
 import { IMAGE_MAX_BYTES, type Image, sniffImage } from "../../../images/images.ts";
 import { type ObjectStorage, ObjectTooLargeError } from "../../../storage/index.ts";
@@ -116,9 +121,7 @@ export async function readUpload(
         const format = sniffAudio(first);
         if (!format) {
           await replay.cancel().catch(() => {});
-          throw new UnsupportedMediaTypeError(
-            "The file must be MP3, WAV, FLAC, M4A, OGG or OPUS audio.",
-          );
+          throw new UnsupportedMediaTypeError(notAudioMessage(first));
         }
         const fileName = sanitizeFileName(part.filename ?? `upload.${format}`);
         const key = trackKeys(options.trackId).source(fileName);

@@ -1,4 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
+import { ACCEPTED_AUDIO_LIST, NOT_AUDIO } from "../../../file-input/audio.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { json, newRouter } from "../../../openapi/router.ts";
 import { signedIn } from "../../../security/guard.ts";
@@ -13,7 +14,7 @@ const upload = createRoute({
   ...signedIn("artist"),
   summary: "Upload a track",
   description: [
-    "multipart/form-data: `file` (required; MP3, WAV, FLAC, M4A, OGG or OPUS, recognised by its bytes — else 415; at most MAX_UPLOAD_BYTES, 100 MB by default — else 413), `title` (required, 1–200 characters), `albumId` (optional, one of your albums — else 404) and `cover` (optional image, PNG/JPEG/WebP ≤ 5 MB).",
+    `multipart/form-data: \`file\` (required; ${ACCEPTED_AUDIO_LIST}, recognised by its bytes — else 415, whose detail says what was found: "${NOT_AUDIO}: it looks like a PNG image. …"; an empty file: 400 \`empty_file\`; at most MAX_UPLOAD_BYTES, 100 MB by default — else 413), \`title\` (required, 1–200 characters), \`albumId\` (optional, one of your albums — else 404) and \`cover\` (optional image, PNG/JPEG/WebP ≤ 5 MB).`,
     "The file is streamed into object storage as it arrives. The track is created PROCESSING and a conversion job `convert-audio-<trackId>-<fileName>` is queued (5 attempts, exponential backoff from 5 s); the answer is 202 with the track. Follow it live with GET /tracks/{id}/events (Server-Sent Events), or read `processingStatus` and `processingProgress` from GET /tracks/{id}.",
     "Conversion makes Opus files and an AAC HLS ladder at 128, 192 and 320 kbps, only the rates not above the source's own bitrate (PCM and lossless: sample rate × bits × channels; compressed: the stream's bitrate, else the container's). A source below 128 kbps gets one variant at the highest of 96, 64, 48 or 32 kbps not above it (32 for anything lower), named by that bitrate in the HLS master and the Opus file. Multichannel sources are downmixed to stereo (ITU coefficients). Input that can never be converted (not decodable, no audio stream, longer than 30 minutes) fails at once: FAILED with a readable reason; only passing faults (storage, database, a stopped converter) are retried.",
     "If the queue is unreachable the upload answers 503 and nothing is kept (the track and its stored files are removed): send it again.",
