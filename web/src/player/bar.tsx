@@ -1,15 +1,27 @@
-// The player bar at the bottom of every page: what plays, controls, seek, volume, quality, queue.
-import { useState } from "preact/hooks";
+// The player bar at the bottom of every page: what plays, controls (shuffle and repeat among
+// them), seek, volume, quality, the queue's panel, and the player's spoken (and shown) notices.
+import { useEffect, useState } from "preact/hooks";
 import { Cover } from "../ui/cover.tsx";
-import { useFocusAt } from "../ui/focus.ts";
+import { Glyph } from "../ui/glyphs.tsx";
 import { Icon } from "../ui/icons.tsx";
+import { announce, announcement } from "./announce.ts";
 import { player } from "./engine.ts";
+import { keepQueue } from "./keep-queue.ts";
+import { artistName } from "./queue.ts";
+import { QueuePanel } from "./queue-panel.tsx";
 import { SeekBar } from "./seek-bar.tsx";
+import "./player.css";
+
+/** How long a notice stays on screen (screen readers have read it by then). */
+const NOTICE_MS = 6_000;
+const REPEAT_LABELS = { off: "Repeat off", all: "Repeat all", one: "Repeat one" } as const;
 
 export function PlayerBar() {
   const current = player.current.value;
   const [queueOpen, setQueueOpen] = useState(false);
   const gain = player.gainDb.value;
+  const repeat = player.repeat.value;
+  useEffect(() => keepQueue(), []);
   return (
     <section class="player" aria-label="Player">
       <div class="now">
@@ -20,13 +32,22 @@ export function PlayerBar() {
           </strong>
           {current?.artist && (
             <a class="muted ellipsis" href={`/artists/${current.artist.id}`}>
-              {current.artist.username}
+              {artistName(current.artist)}
             </a>
           )}
         </div>
       </div>
       <div class="controls">
         <div class="buttons">
+          <button
+            type="button"
+            class="icon mode"
+            aria-label="Shuffle"
+            aria-pressed={player.shuffle.value}
+            onClick={() => player.toggleShuffle()}
+          >
+            <Glyph name="shuffle" />
+          </button>
           <button
             type="button"
             class="icon"
@@ -53,6 +74,18 @@ export function PlayerBar() {
             disabled={!current}
           >
             <Icon name="next" />
+          </button>
+          <button
+            type="button"
+            class={repeat === "off" ? "icon mode" : "icon mode on"}
+            aria-label={REPEAT_LABELS[repeat]}
+            title={`${REPEAT_LABELS[repeat]} (press to change)`}
+            onClick={() => {
+              player.cycleRepeat();
+              announce(`${REPEAT_LABELS[player.repeat.value]}.`);
+            }}
+          >
+            <Glyph name={repeat === "one" ? "repeatOne" : "repeat"} />
           </button>
         </div>
         <SeekBar />
@@ -107,51 +140,32 @@ export function PlayerBar() {
           Queue ({player.queue.value.length})
         </button>
       </div>
-      {queueOpen && <Queue />}
+      {queueOpen && <QueuePanel />}
+      <Notice />
     </section>
   );
 }
 
-function Queue() {
-  const index = player.index.value;
-  // After a removal: the next entry's remove button, else the queue's heading.
-  const { box, focusAt } = useFocusAt("button[data-remove]", (queue) =>
-    queue?.querySelector<HTMLElement>("h2"),
-  );
+/** The live regions of the player's notices, the latest shown a while above the bar. */
+function Notice() {
+  const { text, n, alert } = announcement.value;
+  const [shown, setShown] = useState(0);
+  useEffect(() => {
+    setShown(n);
+    const timer = setTimeout(() => setShown(-1), NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [n]);
+  const visible = text !== "" && shown === n;
+  // A new element per notice: the same sentence twice is announced twice.
+  const notice = visible && <p key={n}>{text}</p>;
   return (
-    <div id="queue" class="queue" ref={box}>
-      <h2 class="small-heading" tabIndex={-1}>
-        Queue
-      </h2>
-      {player.queue.value.length === 0 ? (
-        <p class="muted">The queue is empty.</p>
-      ) : (
-        <ol>
-          {player.queue.value.map((item, i) => (
-            <li key={`${item.id}-${i}`} aria-current={i === index ? "true" : undefined}>
-              <button type="button" class="link" onClick={() => void player.playAt(i)}>
-                {item.title}
-              </button>
-              <span class="muted"> {item.artist?.username}</span>
-              {i !== index && (
-                <button
-                  type="button"
-                  class="icon small"
-                  aria-label={`Remove ${item.title} from the queue`}
-                  data-remove
-                  onClick={() => {
-                    // Counted among the remove buttons: the playing entry has none.
-                    focusAt(i < index ? i : i - 1);
-                    player.removeAt(i);
-                  }}
-                >
-                  <Icon name="close" size={16} />
-                </button>
-              )}
-            </li>
-          ))}
-        </ol>
-      )}
-    </div>
+    <>
+      <div role="status" class={visible && !alert ? "notice" : "visually-hidden"}>
+        {!alert && notice}
+      </div>
+      <div role="alert" class={visible && alert ? "notice error" : "visually-hidden"}>
+        {alert && notice}
+      </div>
+    </>
   );
 }

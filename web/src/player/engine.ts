@@ -1,11 +1,33 @@
-// The one player of the page: a queue, an <audio> element fed by hls.js (loaded on the first
-// play; Safari's own HLS where MSE is missing), the track's loudness gain through Web Audio, the
-// waveform, Media Session controls, and a listen recorded in the history of a signed-in user.
+// The one player of the page: a queue (shuffle, repeat, edits: the rules of queue.ts), an <audio>
+// element fed by hls.js (loaded on the first play; Safari's own HLS where MSE is missing), the
+// track's loudness gain through Web Audio, the waveform, Media Session controls, and a listen
+// recorded in the history of a signed-in user.
 import { computed, signal } from "@preact/signals";
 import type HlsType from "hls.js";
 import { api, messageOf, unwrap } from "../api.ts";
 import { account } from "../session.ts";
-import { gainFactor, nextIndex, previousTarget, type QueueItem, qualityLabel } from "./queue.ts";
+import { announce } from "./announce.ts";
+import {
+  afterEnd,
+  appended,
+  artistName,
+  cleared,
+  EMPTY_QUEUE,
+  gainFactor,
+  moved,
+  nextIndex,
+  nextRepeat,
+  previousTarget,
+  type QueueItem,
+  type QueueState,
+  qualityLabel,
+  type RepeatMode,
+  removed,
+  replaced,
+  shuffled,
+  unshuffled,
+} from "./queue.ts";
+import type { SavedQueue } from "./saved-queue.ts";
 
 const VOLUME_KEY = "edge-music.volume";
 const NORMALISE_KEY = "edge-music.normalise";
@@ -18,9 +40,13 @@ const storedVolume = () => {
 };
 
 export class Player {
-  readonly queue = signal<QueueItem[]>([]);
-  readonly index = signal(-1);
+  /** The queue, the entry playing, the order before a shuffle: edited only through queue.ts. */
+  readonly state = signal<QueueState>(EMPTY_QUEUE);
+  readonly queue = computed(() => this.state.value.items);
+  readonly index = computed(() => this.state.value.index);
   readonly current = computed(() => this.queue.value[this.index.value] ?? null);
+  readonly shuffle = computed(() => this.state.value.ranks !== null);
+  readonly repeat = signal<RepeatMode>("off");
   readonly playing = signal(false);
   readonly waiting = signal(false);
   readonly currentTime = signal(0);
@@ -46,6 +72,11 @@ export class Player {
   #refreshed = false;
   /** Media errors hls.js was asked to recover from, for this track. */
   #recoveries = 0;
+  /**
+   * The current track came back from a saved queue and its stream is not loaded yet: play loads
+   * it from here (seconds); null once it is (or for a track started here).
+   */
+  #resumeAt: number | null = null;
 
   /** The <audio> element (in the page, hidden: tests and assistive tools can find it). */
   element(): HTMLAudioElement {
@@ -84,38 +115,78 @@ export class Player {
     audio.addEventListener("durationchange", () => {
       if (Number.isFinite(audio.duration)) this.duration.value = audio.duration;
     });
-    audio.addEventListener("ended", () => this.next());
+    audio.addEventListener("ended", () => this.#ended());
     this.#audio = audio;
     this.#applyVolume();
     this.#mediaSessionActions();
     return audio;
   }
 
-  /** Replaces the queue and plays `start`. */
+  /** Replaces the queue and plays `start` (first, when shuffle is on). */
   playQueue(items: QueueItem[], start = 0): Promise<void> {
-    this.queue.value = items;
-    return this.playAt(start);
+    this.state.value = replaced(this.state.value, items, start);
+    return this.playAt(this.index.value);
   }
 
-  /** Adds to the end of the queue (plays it when nothing is playing). */
+  /** Adds to the end of the queue, without starting it, and says so. */
   enqueue(item: QueueItem): void {
-    this.queue.value = [...this.queue.value, item];
-    if (this.index.value < 0) void this.playAt(this.queue.value.length - 1);
+    this.state.value = appended(this.state.value, [item]);
+    announce(`Added ${item.title} to the queue.`);
   }
 
   removeAt(i: number): void {
-    const queue = [...this.queue.value];
-    if (i < 0 || i >= queue.length || i === this.index.value) return;
-    queue.splice(i, 1);
-    if (i < this.index.value) this.index.value--;
-    this.queue.value = queue;
+    this.state.value = removed(this.state.value, i);
+  }
+
+  move(from: number, to: number): void {
+    this.state.value = moved(this.state.value, from, to);
+  }
+
+  /** Empties the queue but for the track playing. */
+  clear(): void {
+    this.state.value = cleared(this.state.value);
+  }
+
+  toggleShuffle(): void {
+    const state = this.state.value;
+    this.state.value = state.ranks ? unshuffled(state) : shuffled(state);
+  }
+
+  cycleRepeat(): void {
+    this.repeat.value = nextRepeat(this.repeat.value);
+  }
+
+  /** A queue saved earlier, back in place: the current track paused at its position. */
+  restore(saved: SavedQueue): void {
+    const { items, index, ranks } = saved;
+    const item = items[index];
+    const load = ++this.#load;
+    this.#hls?.destroy();
+    this.#hls = undefined;
+    this.#audio?.pause();
+    this.error.value = null;
+    this.state.value = { items, index, ranks };
+    this.repeat.value = saved.repeat;
+    if (!item) return;
+    this.#resumeAt = saved.position;
+    this.currentTime.value = saved.position;
+    this.duration.value = item.duration ?? 0;
+    this.gainDb.value = item.gainDb ?? null;
+    this.#metadata(item);
+    void this.#details(item, load);
+  }
+
+  /** Where the current track is (seconds), loaded or not. */
+  position(): number {
+    return this.#resumeAt ?? this.#audio?.currentTime ?? 0;
   }
 
   async playAt(i: number): Promise<void> {
     const item = this.queue.value[i];
     if (!item) return;
     const load = ++this.#load;
-    this.index.value = i;
+    this.state.value = { ...this.state.value, index: i };
+    this.#resumeAt = null;
     this.currentTime.value = 0;
     this.duration.value = item.duration ?? 0;
     this.quality.value = null;
@@ -145,6 +216,14 @@ export class Player {
 
   async play(): Promise<void> {
     const audio = this.element();
+    const item = this.current.value;
+    if (this.#resumeAt !== null && item) {
+      // A restored track: its stream loads now, from where it was.
+      const from = this.#resumeAt;
+      this.#resumeAt = null;
+      await this.#attach(item.id, this.#load, { from });
+      return;
+    }
     this.#startGraph();
     await this.#graph?.context.resume().catch(() => undefined);
     await audio.play().catch((error: unknown) => {
@@ -160,6 +239,13 @@ export class Player {
   }
 
   seek(seconds: number): void {
+    if (this.#resumeAt !== null) {
+      // Not loaded yet: the stream will start there.
+      const end = this.duration.value || Number.POSITIVE_INFINITY;
+      this.#resumeAt = Math.min(Math.max(0, seconds), Math.max(0, end - 0.25));
+      this.currentTime.value = this.#resumeAt;
+      return;
+    }
     const audio = this.element();
     const end = Number.isFinite(audio.duration) ? audio.duration : this.duration.value;
     audio.currentTime = Math.min(Math.max(0, seconds), Math.max(0, end - 0.25));
@@ -167,23 +253,35 @@ export class Player {
   }
 
   seekBy(seconds: number): void {
-    this.seek(this.element().currentTime + seconds);
+    this.seek(this.position() + seconds);
   }
 
   next(): void {
-    const i = nextIndex(this.index.value, this.queue.value.length);
-    if (i === null) {
-      this.pause();
-      return;
-    }
-    void this.playAt(i);
+    const i = nextIndex(this.index.value, this.queue.value.length, this.repeat.value);
+    if (i === null) this.pause();
+    else void this.playAt(i);
   }
 
   previous(): void {
-    const target = previousTarget(this.index.value, this.element().currentTime);
+    const { index, items } = this.state.value;
+    const target = previousTarget(index, this.position(), items.length, this.repeat.value);
     if (!target) return;
     if (target.restart) this.seek(0);
     else void this.playAt(target.index);
+  }
+
+  /** The track played to its end: again (repeat one), the next, or stop. */
+  #ended(): void {
+    const { index, items } = this.state.value;
+    const i = afterEnd(index, items.length, this.repeat.value);
+    if (i === null) return;
+    if (i !== index) {
+      void this.playAt(i);
+      return;
+    }
+    this.#listened = false; // Each time round is a listen.
+    this.seek(0);
+    void this.play();
   }
 
   setVolume(volume: number): void {
@@ -292,11 +390,15 @@ export class Player {
       if (t.duration && !this.duration.value) this.duration.value = t.duration;
       this.#applyVolume();
       // A search result carries no artist name: the track's own read completes the queue entry.
-      const i = this.index.value;
-      const current = this.queue.value[i];
+      const state = this.state.value;
+      const current = state.items[state.index];
       if (current && current.id === t.id && !current.artist) {
-        const complete = { ...current, artist: { id: t.artist.id, username: t.artist.username } };
-        this.queue.value = this.queue.value.map((q, j) => (j === i ? complete : q));
+        // `displayName` where the API sends it (typed loosely: older answers have none).
+        const { id, username, displayName } = t.artist as QueueItem["artist"] & object;
+        const artist = { id, username, ...(displayName !== undefined ? { displayName } : {}) };
+        const complete = { ...current, artist };
+        const items = state.items.map((q, j) => (j === state.index ? complete : q));
+        this.state.value = { ...state, items };
         this.#metadata(complete);
       }
     }
@@ -343,7 +445,7 @@ export class Player {
     if (!("mediaSession" in navigator)) return;
     navigator.mediaSession.metadata = new MediaMetadata({
       title: item.title,
-      artist: item.artist?.username ?? "",
+      artist: item.artist ? artistName(item.artist) : "",
       album: "Edge Music",
       artwork: item.cover ? [{ src: new URL(item.cover, location.origin).toString() }] : [],
     });

@@ -1,7 +1,8 @@
-// A list of tracks: play one (the list becomes the queue), add one to the queue, open its page.
+// A list of tracks: play one (the list becomes the queue) or pause and resume the one playing,
+// add one to the queue, open its page.
 import type { ComponentChildren } from "preact";
 import { player } from "../player/engine.ts";
-import type { QueueItem } from "../player/queue.ts";
+import { type QueueItem, artistName as shownName } from "../player/queue.ts";
 import { Cover } from "./cover.tsx";
 import { formatTime } from "./format.ts";
 import { Icon } from "./icons.tsx";
@@ -13,7 +14,8 @@ export interface TrackLike {
   cover: string | null;
   duration?: number | null;
   artistId: string;
-  artist?: { id: string; username: string } | null;
+  /** `displayName` once the API sends it: shown before the username. */
+  artist?: { id: string; username: string; displayName?: string | null } | null;
   /** A catalogue track's measured loudness; absent from search results, playlists, history. */
   loudness?: { gainDb: number | null } | null;
 }
@@ -25,7 +27,13 @@ export function toQueueItem(track: TrackLike, artistName?: string): QueueItem {
     cover: track.cover,
     duration: track.duration ?? null,
     artist: track.artist
-      ? { id: track.artist.id, username: track.artist.username }
+      ? {
+          id: track.artist.id,
+          username: track.artist.username,
+          ...(track.artist.displayName !== undefined
+            ? { displayName: track.artist.displayName }
+            : {}),
+        }
       : artistName
         ? { id: track.artistId, username: artistName }
         : null,
@@ -49,43 +57,49 @@ export function TrackList({
   if (tracks.length === 0) return <p class="muted">No tracks yet.</p>;
   const queue = () => tracks.map((t) => toQueueItem(t, artistName));
   const currentId = player.current.value?.id;
+  const playing = player.playing.value;
   return (
     <ol class="tracks" aria-label={label}>
-      {tracks.map((track, i) => (
-        <li key={track.id} class={track.id === currentId ? "track current" : "track"}>
-          <button
-            type="button"
-            class="icon play-track"
-            aria-label={`Play ${track.title}`}
-            onClick={() => void player.playQueue(queue(), i)}
-          >
-            <Icon name="play" />
-          </button>
-          <Cover src={track.cover} size={40} />
-          <div class="track-text">
-            <a href={`/tracks/${track.id}`} class="ellipsis">
-              {track.title}
-            </a>
-            {(track.artist || artistName) && (
-              <a class="muted ellipsis" href={`/artists/${track.artistId}`}>
-                {track.artist?.username ?? artistName}
+      {tracks.map((track, i) => {
+        const current = track.id === currentId;
+        // The track playing (from this list or not) pauses and resumes where it is.
+        const pauses = current && playing;
+        return (
+          <li key={track.id} class={current ? "track current" : "track"}>
+            <button
+              type="button"
+              class="icon play-track"
+              aria-label={`${pauses ? "Pause" : "Play"} ${track.title}`}
+              onClick={() => (current ? player.toggle() : void player.playQueue(queue(), i))}
+            >
+              <Icon name={pauses ? "pause" : "play"} />
+            </button>
+            <Cover src={track.cover} size={40} />
+            <div class="track-text">
+              <a href={`/tracks/${track.id}`} class="ellipsis">
+                {track.title}
               </a>
+              {(track.artist || artistName) && (
+                <a class="muted ellipsis" href={`/artists/${track.artistId}`}>
+                  {track.artist ? shownName(track.artist) : artistName}
+                </a>
+              )}
+            </div>
+            {track.duration != null && (
+              <span class="muted duration">{formatTime(track.duration)}</span>
             )}
-          </div>
-          {track.duration != null && (
-            <span class="muted duration">{formatTime(track.duration)}</span>
-          )}
-          <button
-            type="button"
-            class="icon small"
-            aria-label={`Add ${track.title} to the queue`}
-            onClick={() => player.enqueue(toQueueItem(track, artistName))}
-          >
-            <Icon name="plus" size={18} />
-          </button>
-          {actions?.(track, i)}
-        </li>
-      ))}
+            <button
+              type="button"
+              class="icon small"
+              aria-label={`Add ${track.title} to the queue`}
+              onClick={() => player.enqueue(toQueueItem(track, artistName))}
+            >
+              <Icon name="plus" size={18} />
+            </button>
+            {actions?.(track, i)}
+          </li>
+        );
+      })}
     </ol>
   );
 }

@@ -1,0 +1,333 @@
+// The web player's queue in a real browser (Debian's Chromium through playwright-core) against the
+// local stack: shuffle and repeat, moving (buttons and drag), removing and clearing entries in the
+// queue panel; "+" that queues without playing; a row's play button that pauses; the queue and
+// the position kept across a reload (and corrupt storage that breaks nothing). axe finds nothing
+// on the way. With SCREENSHOTS=<folder>, the queue panel is saved there (phone and desktop).
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { launchChromium } from "./support/browser-player.ts";
+import { type LocalStack, startLocalStack } from "./support/local-stack.ts";
+import { makeMp3Source } from "./support/media.ts";
+import {
+  audioState,
+  axeViolations,
+  DESKTOP,
+  openWatched,
+  PHONE,
+  readyTracks,
+  shoot,
+  signUpListener,
+} from "./support/player-page.ts";
+
+/** Each seeded track lasts this long: a repeat is reached by seeking near the end. */
+const TRACK_SECONDS = 20;
+
+let stack: LocalStack;
+let browser: Browser;
+let work: string;
+let seeded: { artistId: string; artist: string; tracks: { id: string; title: string }[] };
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "edge-music-e2e-queue-"));
+  const mp3 = join(work, "queue-tone.mp3");
+  [stack, browser] = await Promise.all([
+    startLocalStack(),
+    launchChromium(),
+    makeMp3Source(mp3, TRACK_SECONDS),
+  ]);
+  const tag = crypto.randomUUID().slice(0, 6);
+  seeded = await readyTracks(
+    stack.apiUrl,
+    mp3,
+    ["Alder", "Birch", "Cedar", "Dogwood"].map((tree) => `${tree} ${tag}`),
+  );
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+const nowPlaying = (page: Page) => page.getByTestId("now-playing").textContent();
+const queueList = (page: Page) => page.getByRole("list", { name: "Tracks in the queue" });
+const queueTitles = (page: Page) =>
+  queueList(page).locator("li .queue-entry button").allTextContents();
+const artistRows = (page: Page) => page.getByRole("list", { name: `Tracks of ${seeded.artist}` });
+const rowTitles = (page: Page) =>
+  artistRows(page).locator("li .track-text a:first-child").allTextContents();
+/** The notice the player says (and shows) last. */
+const notice = (page: Page, text: string | RegExp) =>
+  page.getByRole("status").filter({ hasText: text }).waitFor();
+
+async function openArtist(page: Page): Promise<void> {
+  await page.goto(`${stack.apiUrl}/artists/${seeded.artistId}`);
+  await artistRows(page)
+    .locator("li")
+    .nth(seeded.tracks.length - 1)
+    .waitFor();
+}
+
+/** Plays the artist's tracks from the first, and waits until the audio runs. */
+async function playAll(page: Page): Promise<string[]> {
+  await openArtist(page);
+  const titles = await rowTitles(page);
+  await page.getByRole("button", { name: "Play all" }).click();
+  await expect
+    .poll(async () => (await audioState(page)).time, { timeout: 30_000 })
+    .toBeGreaterThan(0.3);
+  return titles;
+}
+
+async function seekTo(page: Page, seconds: number): Promise<void> {
+  await page.getByRole("slider", { name: "Seek" }).fill(String(seconds));
+}
+
+describe("the player's queue", () => {
+  test("shuffle keeps the track playing first and un-shuffles to the first order; entries move by button and by drag; clear keeps what plays", async () => {
+    const { page, context, problems } = await openWatched(browser, stack.apiUrl);
+    try {
+      const titles = await playAll(page);
+      const [first = ""] = titles;
+      await page.getByRole("button", { name: `Queue (${titles.length})` }).click();
+      await expect.poll(() => queueTitles(page)).toEqual(titles);
+
+      const shuffle = page.getByRole("button", { name: "Shuffle" });
+      await shuffle.click();
+      expect(await shuffle.getAttribute("aria-pressed")).toBe("true");
+      const mixed = await queueTitles(page);
+      expect(mixed[0]).toBe(first);
+      expect([...mixed].sort()).toEqual([...titles].sort());
+      expect(await nowPlaying(page)).toBe(first);
+      await shuffle.click();
+      expect(await shuffle.getAttribute("aria-pressed")).toBe("false");
+      await expect.poll(() => queueTitles(page)).toEqual(titles);
+
+      // By keyboard: the second entry up; the focus stays with it (its "up" is now disabled).
+      const second = titles[1] ?? "";
+      await page.getByRole("button", { name: `Move ${second} up` }).focus();
+      await page.keyboard.press("Enter");
+      await expect.poll(() => queueTitles(page)).toEqual([second, first, ...titles.slice(2)]);
+      await notice(page, `Moved ${second} to position 1 of ${titles.length}.`);
+      expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
+        `Move ${second} down`,
+      );
+      // The playing entry moved with the rest: it is still the one playing.
+      expect(await queueList(page).locator('li[aria-current="true"]').textContent()).toContain(
+        first,
+      );
+
+      // By mouse: the last entry dragged onto the first.
+      const last = titles.at(-1) ?? "";
+      const rows = queueList(page).locator("li");
+      await rows.last().dragTo(rows.first());
+      await expect
+        .poll(() => queueTitles(page))
+        .toEqual([last, second, first, ...titles.slice(2, -1)]);
+
+      await page.getByRole("button", { name: "Clear queue" }).click();
+      await expect.poll(() => queueTitles(page)).toEqual([first]);
+      await page.getByRole("button", { name: "Queue (1)" }).waitFor();
+      expect(await nowPlaying(page)).toBe(first);
+      expect((await audioState(page)).paused).toBe(false);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("repeat one plays the track again when it ends; repeat all goes from the last to the first", async () => {
+    const { page, context, problems } = await openWatched(browser, stack.apiUrl);
+    try {
+      const titles = await playAll(page);
+      const [first = ""] = titles;
+      const repeat = page.getByRole("button", { name: /^Repeat/ });
+      expect(await repeat.getAttribute("aria-label")).toBe("Repeat off");
+      await repeat.click();
+      expect(await repeat.getAttribute("aria-label")).toBe("Repeat all");
+      await repeat.click();
+      expect(await repeat.getAttribute("aria-label")).toBe("Repeat one");
+
+      await seekTo(page, TRACK_SECONDS - 1.5);
+      await expect
+        .poll(async () => (await audioState(page)).time)
+        .toBeGreaterThan(TRACK_SECONDS - 2);
+      // Round again: the time falls back to the start, and the same track plays on.
+      await expect
+        .poll(async () => (await audioState(page)).time, { timeout: 20_000 })
+        .toBeLessThan(5);
+      await expect
+        .poll(async () => (await audioState(page)).time, { timeout: 20_000 })
+        .toBeGreaterThan(0.3);
+      expect(await nowPlaying(page)).toBe(first);
+
+      // Repeat all, from the last entry: after its end, the first.
+      await repeat.click();
+      await repeat.click();
+      expect(await repeat.getAttribute("aria-label")).toBe("Repeat all");
+      await page.getByRole("button", { name: `Queue (${titles.length})` }).click();
+      await queueList(page)
+        .getByRole("button", { name: titles.at(-1), exact: true })
+        .click();
+      await expect.poll(() => nowPlaying(page)).toBe(titles.at(-1));
+      await expect
+        .poll(async () => (await audioState(page)).time, { timeout: 30_000 })
+        .toBeGreaterThan(0.3);
+      await seekTo(page, TRACK_SECONDS - 1.5);
+      await expect.poll(() => nowPlaying(page), { timeout: 20_000 }).toBe(first);
+      await expect
+        .poll(async () => (await audioState(page)).time, { timeout: 30_000 })
+        .toBeGreaterThan(0.3);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('"+" queues a track without playing it and says so; a row\'s play button pauses and resumes its track', async () => {
+    const { page, context, problems } = await openWatched(browser, stack.apiUrl);
+    try {
+      await openArtist(page);
+      const [a = "", b = ""] = await rowTitles(page);
+      await page.getByRole("button", { name: `Add ${a} to the queue` }).click();
+      await notice(page, `Added ${a} to the queue.`);
+      await page.getByRole("button", { name: `Add ${b} to the queue` }).click();
+      await notice(page, `Added ${b} to the queue.`);
+      await page.getByRole("button", { name: "Queue (2)" }).waitFor();
+      // Nothing plays: no stream was even loaded.
+      await page.waitForTimeout(500);
+      expect(await nowPlaying(page)).toBe("Nothing playing");
+      expect((await audioState(page)).paused).toBe(true);
+
+      await page.getByRole("button", { name: `Play ${b}` }).click();
+      await expect
+        .poll(async () => (await audioState(page)).time, { timeout: 30_000 })
+        .toBeGreaterThan(0.5);
+      const pause = page.getByRole("button", { name: `Pause ${b}` });
+      await pause.click();
+      await expect.poll(async () => (await audioState(page)).paused).toBe(true);
+      const stopped = (await audioState(page)).time;
+      await page.getByRole("button", { name: `Play ${b}` }).click();
+      await expect.poll(async () => (await audioState(page)).paused).toBe(false);
+      await expect.poll(async () => (await audioState(page)).time).toBeGreaterThan(stopped + 0.3);
+      // It went on where it was, in the same track.
+      expect(stopped).toBeGreaterThan(0.5);
+      expect(await nowPlaying(page)).toBe(b);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("the queue, the track and its position, and repeat come back paused after a reload", async () => {
+    const { page, context, problems } = await openWatched(browser, stack.apiUrl);
+    try {
+      const titles = await playAll(page);
+      await page.getByRole("button", { name: "Next track" }).click();
+      const second = titles[1] ?? "";
+      await expect.poll(() => nowPlaying(page)).toBe(second);
+      await expect
+        .poll(async () => (await audioState(page)).time, { timeout: 30_000 })
+        .toBeGreaterThan(0.3);
+      await page.getByRole("button", { name: /^Repeat/ }).click();
+      await seekTo(page, 12);
+      await page.getByRole("button", { name: "Pause", exact: true }).click();
+      await expect.poll(async () => (await audioState(page)).paused).toBe(true);
+
+      await page.reload();
+      await expect.poll(() => nowPlaying(page)).toBe(second);
+      await page.getByRole("button", { name: `Queue (${titles.length})` }).waitFor();
+      await page.getByRole("button", { name: "Repeat all" }).waitFor();
+      const seek = page.getByRole("slider", { name: "Seek" });
+      expect(Number(await seek.inputValue())).toBeGreaterThanOrEqual(11);
+      await page.waitForTimeout(500);
+      expect((await audioState(page)).paused).toBe(true);
+      // Play goes on from there.
+      await page.getByRole("button", { name: "Play", exact: true }).click();
+      await expect
+        .poll(async () => (await audioState(page)).time, { timeout: 30_000 })
+        .toBeGreaterThan(12);
+      expect(await nowPlaying(page)).toBe(second);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("anything in the saved queue's storage: the page shows, with what can be trusted of it", async () => {
+    // A new browser where nothing plays: leaving a page saves nothing over the values set here.
+    const { page, context, problems } = await openWatched(browser, stack.apiUrl);
+    try {
+      await page.goto(`${stack.apiUrl}/shortcuts`);
+      for (const value of ["{broken", JSON.stringify({ v: 1, items: 7 }), "null", "[]"]) {
+        await page.evaluate((v) => localStorage.setItem("edge-music.queue", v), value);
+        await page.reload();
+        await page.getByRole("heading", { level: 1, name: "Keyboard shortcuts" }).waitFor();
+        await page.getByRole("button", { name: "Queue (0)" }).waitFor();
+        expect(await nowPlaying(page)).toBe("Nothing playing");
+      }
+      const [good] = seeded.tracks;
+      await page.evaluate((track) => {
+        const item = {
+          id: track?.id,
+          title: track?.title,
+          artist: null,
+          cover: null,
+          duration: 20,
+        };
+        const bad = { ...item, id: "../../api/v1/users/me", cover: "javascript:alert(1)" };
+        const queue = { v: 1, items: [bad, item], index: 1, ranks: null, position: 5, repeat: 9 };
+        localStorage.setItem("edge-music.queue", JSON.stringify(queue));
+      }, good);
+      await page.reload();
+      await expect.poll(() => nowPlaying(page)).toBe(good?.title);
+      await page.getByRole("button", { name: "Queue (1)" }).waitFor();
+      await page.getByRole("button", { name: "Repeat off" }).waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("the queue panel and the notices pass axe's WCAG 2.1 A/AA rules and fit a 375-px screen", async () => {
+    const { page, context, problems } = await openWatched(browser, stack.apiUrl, {
+      viewport: PHONE,
+      bypassCSP: true,
+    });
+    const findings: string[] = [];
+    const check = async (what: string) => {
+      for (const viewport of [PHONE, DESKTOP]) {
+        await page.setViewportSize(viewport);
+        for (const v of await axeViolations(page)) {
+          findings.push(`${what} (${viewport.width} px): ${v}`);
+        }
+        await shoot(page, `${what.replaceAll(" ", "-")}-${viewport.width}`);
+      }
+      await page.setViewportSize(PHONE);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - window.innerWidth,
+      );
+      if (overflow > 0) findings.push(`${what}: ${overflow} px wider than a 375-px screen`);
+    };
+    try {
+      await signUpListener(page, stack.apiUrl, "a11y_queue");
+      await openArtist(page);
+      const [a = ""] = await rowTitles(page);
+      await page.getByRole("button", { name: `Add ${a} to the queue` }).click();
+      await notice(page, `Added ${a} to the queue.`);
+      await page.getByRole("button", { name: "Play all" }).click();
+      await page.getByRole("button", { name: "Shuffle" }).click();
+      await page.getByRole("button", { name: "Repeat off" }).click();
+      await page.getByRole("button", { name: /^Queue \(\d+\)$/ }).click();
+      await queueList(page).waitFor();
+      await check("the queue panel and a notice");
+      expect(findings).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
