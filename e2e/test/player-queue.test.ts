@@ -1,8 +1,9 @@
 // The web player's queue in a real browser (Debian's Chromium through playwright-core) against the
 // local stack: shuffle and repeat, moving (buttons and drag), removing and clearing entries in the
 // queue panel; "+" that queues without playing; a row's play button that pauses; the queue and
-// the position kept across a reload (and corrupt storage that breaks nothing). axe finds nothing
-// on the way. With SCREENSHOTS=<folder>, the queue panel is saved there (phone and desktop).
+// the position kept across a reload (and corrupt storage that breaks nothing); a row's menu that
+// adds a track to a playlist and says when it is already there. axe finds nothing on the way.
+// With SCREENSHOTS=<folder>, the queue panel and the menu are saved there (phone and desktop).
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -292,7 +293,55 @@ describe("the player's queue", () => {
     }
   });
 
-  test("the queue panel and the notices pass axe's WCAG 2.1 A/AA rules and fit a 375-px screen", async () => {
+  test("a listener adds a track to a playlist from the row's menu, and is told when it is already there", async () => {
+    const { page, context, problems } = await openWatched(browser, stack.apiUrl);
+    try {
+      // Signed out: no menu.
+      await openArtist(page);
+      const [a = ""] = await rowTitles(page);
+      expect(await page.getByRole("button", { name: `Add ${a} to a playlist` }).count()).toBe(0);
+
+      await signUpListener(page, stack.apiUrl, "menu");
+      const playlistId = await page.evaluate(async () => {
+        const answer = await fetch("/api/v1/playlists", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ title: "Road trip" }),
+        });
+        return ((await answer.json()) as { id: string }).id;
+      });
+      await openArtist(page);
+      const menuButton = page.getByRole("button", { name: `Add ${a} to a playlist` });
+      await menuButton.click();
+      const menu = page.getByRole("menu", { name: `Add ${a} to a playlist` });
+      const item = menu.getByRole("menuitem", { name: "Road trip" });
+      // The first item takes the focus; Escape closes the menu back to its button.
+      await expect.poll(() => item.evaluate((el) => el === document.activeElement)).toBe(true);
+      await page.keyboard.press("Escape");
+      await expect.poll(() => menu.count()).toBe(0);
+      expect(await menuButton.evaluate((el) => el === document.activeElement)).toBe(true);
+
+      // By keyboard: ↓ opens it, Enter adds.
+      await page.keyboard.press("ArrowDown");
+      await expect.poll(() => item.evaluate((el) => el === document.activeElement)).toBe(true);
+      await page.keyboard.press("Enter");
+      await notice(page, `Added ${a} to Road trip.`);
+      await menuButton.click();
+      await item.click();
+      await notice(page, "Already in Road trip.");
+
+      const trackIds = await page.evaluate(async (id) => {
+        const answer = await fetch(`/api/v1/playlists/${id}`);
+        return ((await answer.json()) as { tracks: { id: string }[] }).tracks.map((t) => t.id);
+      }, playlistId);
+      expect(trackIds).toEqual([seeded.tracks.find((t) => t.title === a)?.id]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("the queue panel, a row's menu and the notices pass axe's WCAG 2.1 A/AA rules and fit a 375-px screen", async () => {
     const { page, context, problems } = await openWatched(browser, stack.apiUrl, {
       viewport: PHONE,
       bypassCSP: true,
@@ -324,6 +373,10 @@ describe("the player's queue", () => {
       await page.getByRole("button", { name: /^Queue \(\d+\)$/ }).click();
       await queueList(page).waitFor();
       await check("the queue panel and a notice");
+      await page.getByRole("button", { name: /^Queue \(\d+\)$/ }).click();
+      await page.getByRole("button", { name: `Add ${a} to a playlist` }).click();
+      await page.getByRole("menuitem").first().waitFor();
+      await check("a row's menu");
       expect(findings).toEqual([]);
       expect(problems).toEqual([]);
     } finally {

@@ -1,11 +1,13 @@
 // A list of tracks: play one (the list becomes the queue) or pause and resume the one playing,
-// add one to the queue, open its page.
+// add one to the queue, open its page, and (a signed-in listener) add one to a playlist.
 import type { ComponentChildren } from "preact";
 import { player } from "../player/engine.ts";
 import { type QueueItem, artistName as shownName } from "../player/queue.ts";
+import { account } from "../session.ts";
 import { Cover } from "./cover.tsx";
 import { formatTime } from "./format.ts";
 import { Icon } from "./icons.tsx";
+import { TrackMenu } from "./track-menu.tsx";
 
 /** What any of the API's track shapes carries that the queue needs. */
 export interface TrackLike {
@@ -58,6 +60,7 @@ export function TrackList({
   const queue = () => tracks.map((t) => toQueueItem(t, artistName));
   const currentId = player.current.value?.id;
   const playing = player.playing.value;
+  const listener = account.value?.kind === "user";
   return (
     <ol class="tracks" aria-label={label}>
       {tracks.map((track, i) => {
@@ -96,6 +99,7 @@ export function TrackList({
             >
               <Icon name="plus" size={18} />
             </button>
+            {listener && <TrackMenu track={track} />}
             {actions?.(track, i)}
           </li>
         );
