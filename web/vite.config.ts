@@ -23,8 +23,11 @@ export default defineConfig({
               // The studio's pages (lazy routes of app.tsx) as one chunk: an artist fetches it
               // once, a listener never. Only the studio's own files: what they share with the
               // other pages stays in the first load (web/test/bundle.test.ts checks both).
+              // The upload page's list of formats (contracts) goes with it: left to itself it
+              // lands in the page's own entry chunk, which imports the studio's while the studio's
+              // imports it back, and the page fails with the list not yet defined.
               name: "studio",
-              test: /[\\/]src[\\/]pages[\\/]studio[\\/]/,
+              test: /[\\/]src[\\/]pages[\\/]studio[\\/]|[\\/]contracts[\\/]src[\\/]audio-names\.ts$/,
               includeDependenciesRecursively: false,
             },
           ],
