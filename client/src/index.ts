@@ -31,6 +31,11 @@ export interface ClientOptions {
   kind: AccountKind;
   /** globalThis.fetch by default; in Node, one that keeps cookies (Node's keeps none). */
   fetch?: FetchLike;
+  /**
+   * Called when a refresh is refused (401): the session has ended, here or elsewhere (another
+   * device ended it, it expired). The call that met it still answers its 401.
+   */
+  onSessionEnded?: () => void;
 }
 
 export type EdgeMusicClient = Client<paths> & {
@@ -47,7 +52,11 @@ export function createClient(options: ClientOptions): EdgeMusicClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   // Looked up at call time, not bound once: tests and polyfills may replace globalThis.fetch.
   const fetch: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const refresher = new SessionRefresher(fetch, `${baseUrl}/api/v1/${options.kind}s/auth/refresh`);
+  const refresher = new SessionRefresher(
+    fetch,
+    `${baseUrl}/api/v1/${options.kind}s/auth/refresh`,
+    options.onSessionEnded,
+  );
   const api = createFetchClient<paths>({
     baseUrl,
     credentials: "include",

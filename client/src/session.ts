@@ -25,9 +25,14 @@ export class SessionRefresher {
   #lastOutcome = false;
   #inFlight: Promise<boolean> | undefined;
 
+  /**
+   * `onEnded`: the refresh was refused (401): the session is over (signed out elsewhere, ended
+   * from another device, expired), not merely unreachable, so the app can show it signed out.
+   */
   constructor(
     private readonly fetch: FetchLike,
     private readonly refreshUrl: string,
+    private readonly onEnded?: () => void,
   ) {}
 
   get epoch(): number {
@@ -52,9 +57,19 @@ export class SessionRefresher {
         new Request(this.refreshUrl, { method: "POST", credentials: "include" }),
       );
       await response.body?.cancel();
+      if (response.status === 401) this.#ended();
       return response.ok;
     } catch {
+      // The network, not the session: nothing is known to have ended.
       return false;
+    }
+  }
+
+  #ended() {
+    try {
+      this.onEnded?.();
+    } catch {
+      // A listener's fault is not the refresh's: the caller still gets its 401.
     }
   }
 

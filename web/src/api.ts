@@ -7,9 +7,26 @@ export { ProblemError, unwrap } from "@edge-music/client";
 
 export type Kind = "user" | "artist";
 
+const endedListeners = new Set<(kind: Kind) => void>();
+
+/** Calls `listener` with the kind whose refresh was refused (its session has ended). */
+export function onSessionEnded(listener: (kind: Kind) => void): () => void {
+  endedListeners.add(listener);
+  return () => endedListeners.delete(listener);
+}
+
+const clientOf = (kind: Kind) =>
+  createClient({
+    baseUrl: location.origin,
+    kind,
+    onSessionEnded: () => {
+      for (const listener of endedListeners) listener(kind);
+    },
+  });
+
 const clients: Record<Kind, EdgeMusicClient> = {
-  user: createClient({ baseUrl: location.origin, kind: "user" }),
-  artist: createClient({ baseUrl: location.origin, kind: "artist" }),
+  user: clientOf("user"),
+  artist: clientOf("artist"),
 };
 
 let active: Kind = "user";

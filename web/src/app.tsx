@@ -4,6 +4,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } from "preact-iso";
 import { Account } from "./pages/account/account.tsx";
+import { CheckEmail } from "./pages/account/check-email.tsx";
 import { AlbumPage } from "./pages/album.tsx";
 import { ArtistPage } from "./pages/artist.tsx";
 import { Home } from "./pages/home.tsx";
@@ -23,7 +24,7 @@ import { VerifyEmail } from "./pages/signed-out/verify-email.tsx";
 import { TrackPage } from "./pages/track.tsx";
 import { PlayerBar } from "./player/bar.tsx";
 import { installShortcuts } from "./player/keys.ts";
-import { account, displayName, loadSession, signedInAs } from "./session.ts";
+import { account, displayName, loadSession, signedInAs, watchSession } from "./session.ts";
 
 // The studio is an artist's alone: its pages are fetched when one is opened (one chunk, see
 // vite.config.ts), so a listener never downloads them. The router keeps the page it shows until
@@ -36,7 +37,12 @@ const StudioProfile = lazy(() => import("./pages/studio/profile.tsx").then((m) =
 export function App() {
   useEffect(() => {
     void loadSession();
-    return installShortcuts();
+    const stopWatching = watchSession();
+    const removeShortcuts = installShortcuts();
+    return () => {
+      stopWatching();
+      removeShortcuts();
+    };
   }, []);
   return (
     // The router takes the clicks on links to its own pages; a link into the API (OAuth, a
@@ -47,6 +53,7 @@ export function App() {
       </a>
       <Header />
       <main id="main" tabIndex={-1}>
+        <CheckEmail />
         <ErrorBoundary>
           <Router>
             <Route path="/" component={Home} />

@@ -2,7 +2,15 @@
 // kind is remembered in localStorage, so an anonymous visit asks nothing and a signed-in one
 // asks its own kind's /auth/me once.
 import { computed, signal } from "@preact/signals";
-import { api, type components, type Kind, setActiveKind, unwrap } from "./api.ts";
+import {
+  api,
+  type components,
+  type Kind,
+  onSessionEnded,
+  ProblemError,
+  setActiveKind,
+  unwrap,
+} from "./api.ts";
 
 export type User = components["schemas"]["User"];
 export type ArtistAccount = components["schemas"]["ArtistAccount"];
@@ -37,6 +45,11 @@ export function rememberKind(kind: Kind): void {
   setActiveKind(kind);
 }
 
+const me = async (kind: Kind): Promise<Account> =>
+  kind === "user"
+    ? { kind, user: unwrap(await api("user").GET("/api/v1/users/auth/me")) }
+    : { kind, artist: unwrap(await api("artist").GET("/api/v1/artists/auth/me")) };
+
 /** Asks the remembered kind's /auth/me (refreshing the session once if it must). */
 export async function loadSession(): Promise<Account | null> {
   const kind = rememberedKind();
@@ -46,10 +59,7 @@ export async function loadSession(): Promise<Account | null> {
   }
   setActiveKind(kind);
   try {
-    const found: Account =
-      kind === "user"
-        ? { kind, user: unwrap(await api("user").GET("/api/v1/users/auth/me")) }
-        : { kind, artist: unwrap(await api("artist").GET("/api/v1/artists/auth/me")) };
+    const found = await me(kind);
     account.value = found;
     return found;
   } catch {
@@ -57,6 +67,62 @@ export async function loadSession(): Promise<Account | null> {
     return null;
   }
 }
+
+/** At most one check of a returning page per this many milliseconds. */
+const RECHECK_MS = 5_000;
+
+/**
+ * Keeps the page's account true to the server's: a session ended elsewhere (another device,
+ * "sign out everywhere", another tab) signs the page out, the header included, as soon as the
+ * page learns it. It learns it from any call whose refresh is refused (the client's
+ * onSessionEnded), and by asking /auth/me again when the page comes back into view or focus, or
+ * when another tab signs out. A network that fails changes nothing.
+ */
+export function watchSession(): () => void {
+  const stopListening = onSessionEnded((kind) => {
+    if ((account.value?.kind ?? rememberedKind()) === kind) signedOutHere();
+  });
+  let last = Date.now();
+  const recheck = () => {
+    const current = account.value;
+    if (!current || document.visibilityState !== "visible") return;
+    if (Date.now() - last < RECHECK_MS) return;
+    last = Date.now();
+    me(current.kind).then(
+      (fresh) => {
+        // The same account, possibly changed (a verified address): kept, unless another
+        // sign-in replaced it meanwhile.
+        if (account.value === current) account.value = fresh;
+      },
+      (error: unknown) => {
+        if (error instanceof ProblemError && error.status === 401 && account.value === current) {
+          signedOutHere();
+        }
+      },
+    );
+  };
+  const otherTab = (event: StorageEvent) => {
+    if (event.key === KIND_KEY && event.newValue === null) {
+      last = 0;
+      recheck();
+    }
+  };
+  window.addEventListener("focus", recheck);
+  document.addEventListener("visibilitychange", recheck);
+  window.addEventListener("storage", otherTab);
+  return () => {
+    stopListening();
+    window.removeEventListener("focus", recheck);
+    document.removeEventListener("visibilitychange", recheck);
+    window.removeEventListener("storage", otherTab);
+  };
+}
+
+/**
+ * The address a verification link was just mailed to, after a sign-up in this tab: the shell asks
+ * the person to check it (and offers to send it again) while they go on using the app.
+ */
+export const verificationMailedTo = signal<{ kind: Kind; email: string } | null>(null);
 
 /** After a successful sign-in or sign-up: the account the API answered with. */
 export function signedIn(next: Account): void {
@@ -78,5 +144,6 @@ export async function signOut(): Promise<void> {
 export function signedOutHere(): void {
   localStorage.removeItem(KIND_KEY);
   setActiveKind("user");
+  verificationMailedTo.value = null;
   account.value = null;
 }

@@ -3,7 +3,7 @@ import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import type { Kind } from "../../api.ts";
 import { register } from "../../auth-api.ts";
-import { signedIn } from "../../session.ts";
+import { signedIn, verificationMailedTo } from "../../session.ts";
 import { EmailField, NewPasswordField } from "../../ui/account-fields.tsx";
 import { Field, Form, read } from "../../ui/form.tsx";
 import { PageTitle } from "../../ui/headings.tsx";
@@ -19,12 +19,15 @@ export function SignUp() {
         label="Create an account"
         submit="Create account"
         onSubmit={async (data) => {
+          const email = read(data, "email").trim();
           const next = await register(kind, {
             username: read(data, "username").trim(),
-            email: read(data, "email").trim(),
+            email,
             password: read(data, "password"),
           });
+          // Signed in at once: the shell asks to check the address, on the page they go on to.
           signedIn(next);
+          verificationMailedTo.value = { kind: next.kind, email };
           route(homeOf(next.kind));
         }}
       >
