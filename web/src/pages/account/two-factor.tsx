@@ -1,6 +1,6 @@
 // Two-factor authentication (TOTP): set up (re-authenticate, scan, confirm with a first code),
 // then turn off or replace the recovery codes. Recovery codes are shown once, right here.
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import type { components, Kind } from "../../api.ts";
 import {
   confirmTwoFactor,
@@ -128,6 +128,36 @@ export function TwoFactorSection({
 }
 
 function RecoveryCodes({ codes, done }: { codes: string[]; done: () => void }) {
+  const list = useRef<HTMLOListElement>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const text = recoveryCodesText(codes);
+  const copy = async () => {
+    try {
+      if (!navigator.clipboard) throw new Error("no clipboard");
+      await navigator.clipboard.writeText(text);
+      setSaved("Copied the codes. Paste them into your password manager.");
+    } catch {
+      // Refused (no permission, an insecure origin, an old browser): the codes are selected, so
+      // that the keyboard's copy takes them.
+      const selection = window.getSelection();
+      if (list.current && selection) selection.selectAllChildren(list.current);
+      setSaved(
+        "Your browser did not let the page copy them: the codes are selected, copy them with Ctrl+C (⌘C on a Mac), or download them.",
+      );
+    }
+  };
+  const download = () => {
+    const url = URL.createObjectURL(new Blob([text], { type: "text/plain;charset=utf-8" }));
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = "edge-music-recovery-codes.txt";
+    document.body.append(link);
+    link.click();
+    link.remove();
+    // After the click has handed the file over; revoking at once can cancel it in some browsers.
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    setSaved("Downloaded edge-music-recovery-codes.txt.");
+  };
   return (
     <>
       <StepHeading level={3}>Your recovery codes</StepHeading>
@@ -135,16 +165,29 @@ function RecoveryCodes({ codes, done }: { codes: string[]; done: () => void }) {
         Keep these codes somewhere safe, such as a password manager: each one signs you in once if
         you lose your authenticator. They are shown only now. {OTHERS_ENDED}
       </p>
-      <ol>
+      <ol ref={list} aria-label="Recovery codes">
         {codes.map((code) => (
           <li key={code}>
             <code>{code}</code>
           </li>
         ))}
       </ol>
+      <div class="row">
+        <button type="button" onClick={copy}>
+          Copy codes
+        </button>
+        <button type="button" onClick={download}>
+          Download codes (.txt)
+        </button>
+      </div>
+      <Status>{saved}</Status>
       <button type="button" class="primary" onClick={done}>
         I have saved them
       </button>
     </>
   );
 }
+
+/** The codes as a file or a paste: one a line, after a line that says what they are. */
+const recoveryCodesText = (codes: string[]) =>
+  `Edge Music recovery codes (each signs you in once; made ${new Date().toISOString().slice(0, 10)}):\n${codes.join("\n")}\n`;
