@@ -2,7 +2,9 @@
 // local stack: shuffle and repeat, moving (buttons and drag), removing and clearing entries in the
 // queue panel; "+" that queues without playing; a row's play button that pauses; the queue and
 // the position kept across a reload (and corrupt storage that breaks nothing); a row's menu that
-// adds a track to a playlist and says when it is already there. axe finds nothing on the way.
+// adds a track to a playlist and says when it is already there; a heart per track and the liked
+// tracks that play; a visitor's Like and Follow by way of the sign-in and back. axe finds nothing
+// on the way.
 // With SCREENSHOTS=<folder>, the queue panel and the menu are saved there (phone and desktop).
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -20,6 +22,7 @@ import {
   PHONE,
   readyTracks,
   shoot,
+  signInListener,
   signUpListener,
 } from "./support/player-page.ts";
 
@@ -341,7 +344,104 @@ describe("the player's queue", () => {
     }
   });
 
-  test("the queue panel, a row's menu and the notices pass axe's WCAG 2.1 A/AA rules and fit a 375-px screen", async () => {
+  test("a listener likes a track by its heart and finds it in Liked tracks, where it plays; the track's page knows", async () => {
+    const { page, context, problems } = await openWatched(browser, stack.apiUrl);
+    try {
+      await signUpListener(page, stack.apiUrl, "hearts");
+      await openArtist(page);
+      const [a = "", b = ""] = await rowTitles(page);
+      const heart = page.getByRole("button", { name: `Keep ${a} in liked tracks` });
+      expect(await heart.getAttribute("aria-pressed")).toBe("false");
+      await heart.click();
+      await expect.poll(() => heart.getAttribute("aria-pressed")).toBe("true");
+      // The artist's own Like is another button: still not pressed.
+      expect(
+        await page.getByRole("button", { name: "Like", exact: true }).getAttribute("aria-pressed"),
+      ).toBe("false");
+
+      await page
+        .getByRole("navigation", { name: "Main" })
+        .getByRole("link", { name: "Liked" })
+        .click();
+      const liked = page.getByRole("list", { name: "Liked tracks" });
+      await liked.getByRole("link", { name: a, exact: true }).waitFor();
+      expect(await liked.getByRole("link", { name: b, exact: true }).count()).toBe(0);
+      await liked.getByRole("button", { name: `Play ${a}` }).click();
+      await expect
+        .poll(async () => (await audioState(page)).time, { timeout: 30_000 })
+        .toBeGreaterThan(0.3);
+      expect(await nowPlaying(page)).toBe(a);
+      expect(
+        await liked
+          .getByRole("button", { name: `Keep ${a} in liked tracks` })
+          .getAttribute("aria-pressed"),
+      ).toBe("true");
+
+      // The track's page: pressed there too; unliked there, gone from the list.
+      const id = seeded.tracks.find((t) => t.title === a)?.id;
+      await page.goto(`${stack.apiUrl}/tracks/${id}`);
+      const onPage = page.getByRole("button", { name: "Liked", exact: true });
+      expect(await onPage.getAttribute("aria-pressed")).toBe("true");
+      await onPage.click();
+      const unliked = page.getByRole("button", { name: "Like", exact: true });
+      await expect.poll(() => unliked.getAttribute("aria-pressed")).toBe("false");
+      await page.goto(`${stack.apiUrl}/liked`);
+      await page.getByText("No liked tracks yet").waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("a visitor's Like and Follow go to the sign-in and back to the page they were on", async () => {
+    const first = await openWatched(browser, stack.apiUrl);
+    const { page, context, problems } = await openWatched(browser, stack.apiUrl);
+    try {
+      const listener = await signUpListener(first.page, stack.apiUrl, "visitor");
+      await first.context.close();
+      const artistUrl = `${stack.apiUrl}/artists/${seeded.artistId}`;
+
+      // A row's heart: to the sign-in, and back to the artist, where it is a heart to press.
+      await openArtist(page);
+      const [a = ""] = await rowTitles(page);
+      await artistRows(page).getByRole("link", { name: "Sign in to like tracks" }).first().click();
+      await page.waitForURL(`${stack.apiUrl}/sign-in`);
+      await signInListener(page, listener);
+      await page.waitForURL(artistUrl);
+      const heart = page.getByRole("button", { name: `Keep ${a} in liked tracks` });
+      expect(await heart.getAttribute("aria-pressed")).toBe("false");
+
+      // Signed out again, the artist's Follow does the same.
+      await page.goto(`${stack.apiUrl}/account`);
+      await page.getByRole("button", { name: "Sign out", exact: true }).click();
+      await page.waitForURL(`${stack.apiUrl}/`);
+      await openArtist(page);
+      await page.getByRole("link", { name: `Follow ${seeded.artist}` }).click();
+      await page.waitForURL(`${stack.apiUrl}/sign-in`);
+      await signInListener(page, listener);
+      await page.waitForURL(artistUrl);
+      await page.getByRole("button", { name: `Follow ${seeded.artist}` }).waitFor();
+
+      // A visitor who goes elsewhere instead is not taken back later.
+      await page.goto(`${stack.apiUrl}/account`);
+      await page.getByRole("button", { name: "Sign out", exact: true }).click();
+      await page.waitForURL(`${stack.apiUrl}/`);
+      await openArtist(page);
+      await page.getByRole("link", { name: "Like", exact: true }).click();
+      await page.waitForURL(`${stack.apiUrl}/sign-in`);
+      await page.getByRole("link", { name: "Edge Music" }).click();
+      await page.getByRole("link", { name: "Sign in" }).first().click();
+      await signInListener(page, listener);
+      await page.waitForURL(`${stack.apiUrl}/`);
+      await page.waitForTimeout(500);
+      expect(page.url()).toBe(`${stack.apiUrl}/`);
+      expect([...problems, ...first.problems]).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("the queue panel, a row's menu, hearts, liked tracks and the notices pass axe's WCAG 2.1 A/AA rules and fit a 375-px screen", async () => {
     const { page, context, problems } = await openWatched(browser, stack.apiUrl, {
       viewport: PHONE,
       bypassCSP: true,
@@ -377,6 +477,19 @@ describe("the player's queue", () => {
       await page.getByRole("button", { name: `Add ${a} to a playlist` }).click();
       await page.getByRole("menuitem").first().waitFor();
       await check("a row's menu");
+      await page.keyboard.press("Escape");
+      await page.getByRole("button", { name: `Keep ${a} in liked tracks` }).click();
+      await page.goto(`${stack.apiUrl}/liked`);
+      await page.getByRole("list", { name: "Liked tracks" }).waitFor();
+      await check("liked tracks");
+      await page.goto(`${stack.apiUrl}/tracks/${seeded.tracks[0]?.id}`);
+      await page.getByRole("button", { name: /^Like/ }).waitFor();
+      await check("a track's heart");
+      await page.goto(`${stack.apiUrl}/account`);
+      await page.getByRole("button", { name: "Sign out", exact: true }).click();
+      await page.waitForURL(`${stack.apiUrl}/`);
+      await openArtist(page);
+      await check("a visitor's sign-in links");
       expect(findings).toEqual([]);
       expect(problems).toEqual([]);
     } finally {

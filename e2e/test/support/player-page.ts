@@ -49,18 +49,42 @@ export async function openWatched(
   return { page, context, problems };
 }
 
-/** Signs a new listener up through the page and waits for the home page; answers the name. */
-export async function signUpListener(page: Page, apiUrl: string, prefix: string): Promise<string> {
+export interface Listener {
+  username: string;
+  email: string;
+  password: string;
+}
+
+/** Signs a new listener up through the page and waits for the home page. */
+export async function signUpListener(
+  page: Page,
+  apiUrl: string,
+  prefix: string,
+): Promise<Listener> {
   const username = `${prefix}_${randomBytes(3).toString("hex")}`;
+  const listener = {
+    username,
+    email: `${username}@example.test`,
+    password: `pw-${randomBytes(8).toString("hex")}`,
+  };
   await page.goto(`${apiUrl}/sign-up`);
   await page.getByLabel("Listener", { exact: true }).check();
   await page.getByLabel("Username", { exact: true }).fill(username);
-  await page.getByLabel("Email", { exact: true }).fill(`${username}@example.test`);
-  await page.getByLabel("Password", { exact: true }).fill(`pw-${randomBytes(8).toString("hex")}`);
+  await page.getByLabel("Email", { exact: true }).fill(listener.email);
+  await page.getByLabel("Password", { exact: true }).fill(listener.password);
   await page.getByRole("button", { name: "Create account" }).click();
   await page.waitForURL(`${apiUrl}/`);
   await page.getByRole("link", { name: `Account: ${username}` }).waitFor();
-  return username;
+  return listener;
+}
+
+/** Signs in through the page where it is now (the sign-in page), as a listener. */
+export async function signInListener(page: Page, listener: Listener): Promise<void> {
+  await page.getByLabel("Listener", { exact: true }).check();
+  await page.getByLabel("Email", { exact: true }).fill(listener.email);
+  await page.getByLabel("Password", { exact: true }).fill(listener.password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.getByRole("link", { name: `Account: ${listener.username}` }).waitFor();
 }
 
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");

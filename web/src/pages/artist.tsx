@@ -11,6 +11,7 @@ import { PageTitle } from "../ui/headings.tsx";
 import { ErrorMessage, Loading } from "../ui/messages.tsx";
 import { PagedList, usePaged } from "../ui/paged.tsx";
 import { useResource } from "../ui/resource.ts";
+import { SignInFirst } from "../ui/sign-in-first.tsx";
 import { type TrackLike, TrackList, toQueueItem } from "../ui/track-list.tsx";
 
 /**
@@ -125,6 +126,13 @@ function ArtistHeader({ artist, tracks }: { artist: Artist; tracks: TrackLike[] 
               viewer={artist.viewer}
               onCount={(count) => setCounts((c) => ({ ...c, ...count }))}
             />
+          )}
+          {account.value === null && (
+            // A visitor: the same two, by way of the sign-in and back here.
+            <>
+              <SignInFirst class="button">Follow {artist.username}</SignInFirst>
+              <SignInFirst class="button">Like</SignInFirst>
+            </>
           )}
         </div>
       </div>

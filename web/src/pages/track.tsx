@@ -7,6 +7,7 @@ import { useAction } from "../ui/action.ts";
 import { Cover } from "../ui/cover.tsx";
 import { formatTime } from "../ui/format.ts";
 import { PageTitle } from "../ui/headings.tsx";
+import { LikeButton } from "../ui/like-button.tsx";
 import { ErrorMessage, Loading } from "../ui/messages.tsx";
 import { useResource } from "../ui/resource.ts";
 import { toQueueItem } from "../ui/track-list.tsx";
@@ -61,6 +62,7 @@ function TrackView({ id }: { id: string }) {
           <button type="button" onClick={() => player.enqueue(toQueueItem(t))}>
             Add to queue
           </button>
+          <LikeButton track={t} labelled />
         </div>
         {account.value?.kind === "user" && <AddToPlaylist trackId={t.id} />}
       </div>

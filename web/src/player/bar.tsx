@@ -4,6 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 import { Cover } from "../ui/cover.tsx";
 import { Glyph } from "../ui/glyphs.tsx";
 import { Icon } from "../ui/icons.tsx";
+import { useWayBackAfterSignIn } from "../ui/sign-in-first.tsx";
 import { announce, announcement } from "./announce.ts";
 import { player } from "./engine.ts";
 import { keepQueue } from "./keep-queue.ts";
@@ -22,6 +23,8 @@ export function PlayerBar() {
   const gain = player.gainDb.value;
   const repeat = player.repeat.value;
   useEffect(() => keepQueue(), []);
+  // The bar is on every page, in the router: after a sign-in for a like or a follow, back there.
+  useWayBackAfterSignIn();
   return (
     <section class="player" aria-label="Player">
       <div class="now">

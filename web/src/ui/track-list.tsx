@@ -1,5 +1,5 @@
 // A list of tracks: play one (the list becomes the queue) or pause and resume the one playing,
-// add one to the queue, open its page, and (a signed-in listener) add one to a playlist.
+// like it, add it to the queue, open its page, and (a signed-in listener) add it to a playlist.
 import type { ComponentChildren } from "preact";
 import { player } from "../player/engine.ts";
 import { type QueueItem, artistName as shownName } from "../player/queue.ts";
@@ -7,6 +7,7 @@ import { account } from "../session.ts";
 import { Cover } from "./cover.tsx";
 import { formatTime } from "./format.ts";
 import { Icon } from "./icons.tsx";
+import { LikeButton } from "./like-button.tsx";
 import { TrackMenu } from "./track-menu.tsx";
 
 /** What any of the API's track shapes carries that the queue needs. */
@@ -91,6 +92,7 @@ export function TrackList({
             {track.duration != null && (
               <span class="muted duration">{formatTime(track.duration)}</span>
             )}
+            <LikeButton track={track} />
             <button
               type="button"
               class="icon small"

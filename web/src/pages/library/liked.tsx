@@ -1,9 +1,11 @@
-// What a listener likes: playlists and artists, newest like first, read 50 at a time.
+// What a listener likes: tracks (they play from here), playlists and artists, newest like first,
+// read 50 at a time.
 import { api, unwrap } from "../../api.ts";
 import { artistCard, type Card, Cards, playlistCard } from "../../ui/cards.tsx";
 import { plural } from "../../ui/format.ts";
 import { PageTitle } from "../../ui/headings.tsx";
 import { type Paged, PagedList, usePaged } from "../../ui/paged.tsx";
+import { TrackList } from "../../ui/track-list.tsx";
 import { ListenerOnly } from "./listener-only.tsx";
 
 const LIKED_PAGE = 50;
@@ -18,6 +20,14 @@ export function Liked() {
 
 function LikedPage() {
   const client = api("user");
+  const tracks = usePaged(
+    (page, signal) =>
+      client
+        .GET("/api/v1/tracks/me/liked", { params: { query: { page, limit: LIKED_PAGE } }, signal })
+        .then(unwrap),
+    LIKED_PAGE,
+    (track) => track.id,
+  );
   const playlists = usePaged(
     (page, signal) =>
       client
@@ -40,6 +50,18 @@ function LikedPage() {
   return (
     <>
       <PageTitle title="Liked">Liked</PageTitle>
+      <section aria-labelledby="liked-tracks">
+        <h2 id="liked-tracks">Liked tracks</h2>
+        <PagedList list={tracks} focus="li button:first-of-type">
+          {(rows) =>
+            rows.length === 0 ? (
+              <p class="muted">No liked tracks yet: press the heart of a track to keep it here.</p>
+            ) : (
+              <TrackList tracks={rows} label="Liked tracks" />
+            )
+          }
+        </PagedList>
+      </section>
       <Section
         id="liked-playlists"
         title="Playlists you like"
