@@ -3,8 +3,8 @@
 // queue panel; "+" that queues without playing; a row's play button that pauses; the queue and
 // the position kept across a reload (and corrupt storage that breaks nothing); a row's menu that
 // adds a track to a playlist and says when it is already there; a heart per track and the liked
-// tracks that play; a visitor's Like and Follow by way of the sign-in and back. axe finds nothing
-// on the way.
+// tracks that play; a visitor's Like and Follow by way of the sign-in and back; a signed-in
+// listener's queue that follows them to another browser. axe finds nothing on the way.
 // With SCREENSHOTS=<folder>, the queue panel and the menu are saved there (phone and desktop).
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -438,6 +438,55 @@ describe("the player's queue", () => {
       expect([...problems, ...first.problems]).toEqual([]);
     } finally {
       await context.close();
+    }
+  });
+
+  test("a signed-in listener's queue follows them to another browser, and back when it is newer there", async () => {
+    const here = await openWatched(browser, stack.apiUrl);
+    const there = await openWatched(browser, stack.apiUrl);
+    const saved = (page: Page) =>
+      page.waitForResponse(
+        (r) => r.url().endsWith("/api/v1/users/me/play-queue") && r.request().method() === "PUT",
+      );
+    try {
+      const listener = await signUpListener(here.page, stack.apiUrl, "devices");
+      const titles = await playAll(here.page);
+      await here.page.getByRole("button", { name: "Next track" }).click();
+      await expect.poll(() => nowPlaying(here.page)).toBe(titles[1]);
+      await expect
+        .poll(async () => (await audioState(here.page)).time, { timeout: 30_000 })
+        .toBeGreaterThan(0.3);
+      await seekTo(here.page, 12);
+      const put = saved(here.page);
+      await here.page.getByRole("button", { name: "Pause", exact: true }).click();
+      expect((await put).status()).toBe(204);
+
+      // Another browser: empty, it takes the server's queue, paused where it was.
+      await there.page.goto(`${stack.apiUrl}/sign-in`);
+      await signInListener(there.page, listener);
+      await expect.poll(() => nowPlaying(there.page), { timeout: 10_000 }).toBe(titles[1]);
+      await there.page.getByRole("button", { name: `Queue (${titles.length})` }).waitFor();
+      const seek = there.page.getByRole("slider", { name: "Seek" });
+      expect(Number(await seek.inputValue())).toBeGreaterThanOrEqual(11);
+      expect((await audioState(there.page)).paused).toBe(true);
+
+      // Played on there: the first browser, untouched since, takes that newer queue at its next load.
+      await there.page.getByRole("button", { name: "Play", exact: true }).click();
+      await expect
+        .poll(async () => (await audioState(there.page)).time, { timeout: 30_000 })
+        .toBeGreaterThan(12);
+      await there.page.getByRole("button", { name: "Next track" }).click();
+      await expect.poll(() => nowPlaying(there.page)).toBe(titles[2]);
+      const putThere = saved(there.page);
+      await there.page.getByRole("button", { name: "Pause", exact: true }).click();
+      expect((await putThere).status()).toBe(204);
+      await here.page.reload();
+      await expect.poll(() => nowPlaying(here.page), { timeout: 10_000 }).toBe(titles[2]);
+      expect((await audioState(here.page)).paused).toBe(true);
+      expect([...here.problems, ...there.problems]).toEqual([]);
+    } finally {
+      await here.context.close();
+      await there.context.close();
     }
   });
 

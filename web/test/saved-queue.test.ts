@@ -5,6 +5,8 @@ import {
   encodeQueue,
   SAVED_ITEMS_MAX,
   type SavedQueue,
+  serverCopyWins,
+  windowStart,
 } from "../src/player/saved-queue.ts";
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
@@ -143,5 +145,37 @@ describe("the saved queue", () => {
     const end = decodeQueue(encodeQueue(saved(items, { index: items.length - 1 })));
     expect(end?.items.at(-1)?.id).toBe(uuid(items.length - 1));
     expect(end?.items[end.index]?.id).toBe(uuid(items.length - 1));
+  });
+});
+
+describe("the server's copy of the queue", () => {
+  const at = (iso: string) => Date.parse(iso);
+  const server = { changedAt: "2026-05-01T10:00:00.000Z", changedBy: "web bbbbbbbb", tracks: 3 };
+  const here = { acted: false, entries: 2, changedAt: at("2026-05-01T09:00:00.000Z") };
+  const me = "web aaaaaaaa";
+
+  test("replaces an empty queue here, or an older one saved by another browser", () => {
+    expect(serverCopyWins(server, { ...here, entries: 0 }, me)).toBe(true);
+    expect(serverCopyWins(server, here, me)).toBe(true);
+  });
+
+  test("never replaces what the listener did in this page, nor a newer queue, nor its own", () => {
+    expect(serverCopyWins(server, { ...here, acted: true }, me)).toBe(false);
+    expect(serverCopyWins(server, { ...here, changedAt: at("2026-05-01T11:00:00.000Z") }, me)).toBe(
+      false,
+    );
+    expect(serverCopyWins({ ...server, changedBy: me }, here, me)).toBe(false);
+  });
+
+  test("an empty or never saved copy replaces nothing", () => {
+    expect(serverCopyWins({ ...server, tracks: 0 }, { ...here, entries: 0 }, me)).toBe(false);
+    expect(serverCopyWins({ ...server, changedAt: null }, { ...here, entries: 0 }, me)).toBe(false);
+  });
+
+  test("a copy of a long queue keeps 50 entries before the current one and the rest after", () => {
+    expect(windowStart(10, 5, 1000)).toBe(0);
+    expect(windowStart(3000, 200, 1000)).toBe(150);
+    expect(windowStart(3000, 2990, 1000)).toBe(2000);
+    expect(windowStart(3000, -1, 1000)).toBe(0);
   });
 });

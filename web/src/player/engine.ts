@@ -77,6 +77,10 @@ export class Player {
    * it from here (seconds); null once it is (or for a track started here).
    */
   #resumeAt: number | null = null;
+  /** The listener did something here (played, edited the queue): this page's queue is news. */
+  #acted = false;
+  /** When the queue, the track or its position last changed here, or the restored one was saved. */
+  #changedAt = 0;
 
   /** The <audio> element (in the page, hidden: tests and assistive tools can find it). */
   element(): HTMLAudioElement {
@@ -87,9 +91,11 @@ export class Player {
     audio.hidden = true;
     document.body.append(audio);
     audio.addEventListener("play", () => {
+      this.#changedAt = Date.now();
       this.playing.value = true;
     });
     audio.addEventListener("pause", () => {
+      this.#changedAt = Date.now();
       this.playing.value = false;
     });
     audio.addEventListener("waiting", () => {
@@ -109,6 +115,7 @@ export class Player {
       this.#stopped("Playback stopped: the stream could not be read.");
     });
     audio.addEventListener("timeupdate", () => {
+      if (!audio.paused) this.#changedAt = Date.now();
       this.currentTime.value = audio.currentTime;
       this.#position();
     });
@@ -122,37 +129,60 @@ export class Player {
     return audio;
   }
 
+  /** Whether the listener did anything with the player in this page (a restore is not doing). */
+  get acted(): boolean {
+    return this.#acted;
+  }
+
+  /** When the queue, the track or its position last changed (ms since the epoch). */
+  changedAt(): number {
+    return this.#changedAt;
+  }
+
+  /** Something the listener did: this page's queue is the newest. */
+  #act(): void {
+    this.#acted = true;
+    this.#changedAt = Date.now();
+  }
+
   /** Replaces the queue and plays `start` (first, when shuffle is on). */
   playQueue(items: QueueItem[], start = 0): Promise<void> {
+    this.#act();
     this.state.value = replaced(this.state.value, items, start);
     return this.playAt(this.index.value);
   }
 
   /** Adds to the end of the queue, without starting it, and says so. */
   enqueue(item: QueueItem): void {
+    this.#act();
     this.state.value = appended(this.state.value, [item]);
     announce(`Added ${item.title} to the queue.`);
   }
 
   removeAt(i: number): void {
+    this.#act();
     this.state.value = removed(this.state.value, i);
   }
 
   move(from: number, to: number): void {
+    this.#act();
     this.state.value = moved(this.state.value, from, to);
   }
 
   /** Empties the queue but for the track playing. */
   clear(): void {
+    this.#act();
     this.state.value = cleared(this.state.value);
   }
 
   toggleShuffle(): void {
+    this.#act();
     const state = this.state.value;
     this.state.value = state.ranks ? unshuffled(state) : shuffled(state);
   }
 
   cycleRepeat(): void {
+    this.#act();
     this.repeat.value = nextRepeat(this.repeat.value);
   }
 
@@ -165,6 +195,7 @@ export class Player {
     this.#hls = undefined;
     this.#audio?.pause();
     this.error.value = null;
+    this.#changedAt = saved.savedAt;
     this.state.value = { items, index, ranks };
     this.repeat.value = saved.repeat;
     if (!item) return;
@@ -185,6 +216,7 @@ export class Player {
     const item = this.queue.value[i];
     if (!item) return;
     const load = ++this.#load;
+    this.#act();
     this.state.value = { ...this.state.value, index: i };
     this.#resumeAt = null;
     this.currentTime.value = 0;
@@ -215,6 +247,7 @@ export class Player {
   }
 
   async play(): Promise<void> {
+    this.#act();
     const audio = this.element();
     const item = this.current.value;
     if (this.#resumeAt !== null && item) {
@@ -239,6 +272,7 @@ export class Player {
   }
 
   seek(seconds: number): void {
+    this.#act();
     if (this.#resumeAt !== null) {
       // Not loaded yet: the stream will start there.
       const end = this.duration.value || Number.POSITIVE_INFINITY;

@@ -1,9 +1,11 @@
 // The queue outlives the page: restored (paused, at its position) when the player starts, saved
 // in this browser on every change of the queue, shuffle, repeat or play/pause, every few seconds
-// of playing, and when the page goes away.
+// of playing, and when the page goes away; and, for a signed-in listener, on the server too
+// (server-queue.ts), which another browser goes on from.
 import { effect } from "@preact/signals";
 import { player } from "./engine.ts";
 import { readSavedQueue, type SavedQueue, writeSavedQueue } from "./saved-queue.ts";
+import { syncQueueWithServer } from "./server-queue.ts";
 
 /** Seconds of playing between two saves of the position alone. */
 const POSITION_EVERY_MS = 5_000;
@@ -14,7 +16,7 @@ export function queueNow(): SavedQueue {
     ...player.state.peek(),
     position: player.position(),
     repeat: player.repeat.peek(),
-    savedAt: Date.now(),
+    savedAt: player.changedAt(),
   };
 }
 
@@ -46,7 +48,9 @@ export function keepQueue(): () => void {
   };
   addEventListener("pagehide", save);
   document.addEventListener("visibilitychange", onHidden);
+  const stopServer = syncQueueWithServer();
   return () => {
+    stopServer();
     stop();
     removeEventListener("pagehide", save);
     document.removeEventListener("visibilitychange", onHidden);

@@ -1,7 +1,8 @@
 // The queue kept in this browser (localStorage) across reloads: what it holds, where the current
 // track was, shuffle and repeat. What is read back is checked field by field and bounded: the
 // storage may hold anything (an older version, another tab's half-written value, a hand edit),
-// and a bad value must cost the saved queue at most, never the page.
+// and a bad value must cost the saved queue at most, never the page. Also the rules of the copies
+// (a long queue's window; which of this browser's and the server's copy wins), tested alone.
 import type { QueueItem, QueueState, RepeatMode } from "./queue.ts";
 
 export const QUEUE_KEY = "edge-music.queue";
@@ -21,13 +22,33 @@ export interface SavedQueue extends QueueState {
   savedAt: number;
 }
 
+/**
+ * Where a copy of at most `max` of `length` entries starts: SAVED_BEFORE entries before the
+ * current one (`index`), the rest after it, within the queue.
+ */
+export function windowStart(length: number, index: number, max: number): number {
+  return Math.max(0, Math.min(index - SAVED_BEFORE, length - max));
+}
+
+/**
+ * Whether the copy of the queue saved on the server replaces this browser's: never once the
+ * listener did something in this page, always when this browser's is empty, else when it is
+ * newer and another browser saved it (this one's own saves are no news to it).
+ */
+export function serverCopyWins(
+  server: { changedAt: string | null; changedBy: string; tracks: number },
+  here: { acted: boolean; entries: number; changedAt: number },
+  me: string,
+): boolean {
+  if (server.changedAt === null || server.tracks === 0 || here.acted) return false;
+  if (here.entries === 0) return true;
+  return server.changedBy !== me && Date.parse(server.changedAt) > here.changedAt;
+}
+
 /** The queue as stored: at most SAVED_ITEMS_MAX entries around the current one. */
 export function encodeQueue(queue: SavedQueue): string {
   const { items, index, ranks } = queue;
-  const start =
-    items.length <= SAVED_ITEMS_MAX
-      ? 0
-      : Math.max(0, Math.min(index - SAVED_BEFORE, items.length - SAVED_ITEMS_MAX));
+  const start = windowStart(items.length, index, SAVED_ITEMS_MAX);
   const end = start + SAVED_ITEMS_MAX;
   return JSON.stringify({
     v: VERSION,
