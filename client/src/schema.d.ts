@@ -864,7 +864,11 @@ export interface paths {
         delete: operations["deleteMyUserAccount"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Set the display name
+         * @description JSON `{displayName}`: the name others see with the listener's public playlists (spaces and any script), trimmed and Unicode-normalised (NFC), inner whitespace collapsed, 1–50 characters without control or invisible characters; null removes it. Without one, a public playlist shows no owner name (a listener's username may come from their email address). Answers the account, as GET /users/me.
+         */
+        patch: operations["updateMyUserProfile"];
         trace?: never;
     };
     "/api/v1/users/me/export": {
@@ -1073,7 +1077,7 @@ export interface paths {
         get: operations["getArtist"];
         /**
          * Update the own profile
-         * @description JSON `{username?, bio?}`, or multipart/form-data with the same fields plus `avatar` and/or `backgroundImage` files (PNG, JPEG or WebP recognised by content, ≤ 5 MB each). At least one field. Username rules as at registration; a taken username answers 409. Images get new `/static/avatars/…` and `/static/backgrounds/…` paths; the replaced ones are deleted.
+         * @description JSON `{username?, displayName?, bio?}`, or multipart/form-data with the same fields plus `avatar` and/or `backgroundImage` files (PNG, JPEG or WebP recognised by content, ≤ 5 MB each). At least one field. Username rules as at registration; a taken username answers 409. `displayName`: the name shown to people (spaces and any script), trimmed and Unicode-normalised (NFC), inner whitespace collapsed, 1–50 characters without control or invisible characters; null (in multipart: an empty value) removes it. It need not be unique; search finds the artist by it. Images get new `/static/avatars/…` and `/static/backgrounds/…` paths; the replaced ones are deleted.
          */
         put: operations["updateArtist"];
         post?: never;
@@ -1370,7 +1374,7 @@ export interface paths {
         put?: never;
         /**
          * Create an album
-         * @description JSON `{title, releasedAt?}`. `title`: trimmed, 1–200 characters. `releasedAt`: a real calendar date as YYYY-MM-DD (years 0001–9999; "2024-02-30" answers 400), or null for none; future dates are allowed (an announced release). The album starts without a cover and without tracks: set the cover with PUT /albums/{id} (multipart), and add tracks by setting their `albumId` with PUT /tracks/{id}. Answers the new album (with `tracks: []`).
+         * @description JSON `{title, releasedAt?, description?}`. `title`: trimmed, 1–200 characters. `releasedAt`: a real calendar date as YYYY-MM-DD (years 0001–9999; "2024-02-30" answers 400), or null for none; future dates are allowed (an announced release). `description`: the artist's words about the album, trimmed, at most 2000 characters ("" for none). The album starts without a cover and without tracks: set the cover with PUT /albums/{id} (multipart), and add tracks by setting their `albumId` with PUT /tracks/{id}. Answers the new album (with `tracks: []`).
          */
         post: operations["createAlbum"];
         delete?: never;
@@ -1388,12 +1392,12 @@ export interface paths {
         };
         /**
          * An album with its tracks
-         * @description Public. `tracks` holds every READY track of the album (unpaginated), oldest first, i.e. in the order they were added; tracks still converting or failed are left out for everyone, the owner included. **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
+         * @description Public. `tracks` holds every READY track of the album (unpaginated) in album order: the artist's order (`albumPosition`, set with PUT /albums/{id}/tracks/order), else the order they were added; tracks still converting or failed are left out for everyone, the owner included. **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
          */
         get: operations["getAlbum"];
         /**
          * Update an own album
-         * @description Owner only. JSON `{title?, releasedAt?}`, or multipart/form-data with the same text fields (an empty `releasedAt` removes the date) plus an optional `cover` image (PNG, JPEG or WebP recognised by its bytes, else 415; at most 5 MB, else 413). At least one field (else 400). `title`: trimmed, 1–200 characters. `releasedAt`: a real calendar date as YYYY-MM-DD (years 0001–9999; "2024-02-30" answers 400), or null for none; future dates are allowed (an announced release). A new cover gets a new `/static/covers/…` path and the replaced cover is deleted. The tracks' own covers are not touched. Another artist's album: 403.
+         * @description Owner only. JSON `{title?, releasedAt?, description?}`, or multipart/form-data with the same text fields (an empty `releasedAt` removes the date) plus an optional `cover` image (PNG, JPEG or WebP recognised by its bytes, else 415; at most 5 MB, else 413). At least one field (else 400). `title`: trimmed, 1–200 characters. `releasedAt`: a real calendar date as YYYY-MM-DD (years 0001–9999; "2024-02-30" answers 400), or null for none; future dates are allowed (an announced release). `description`: the artist's words about the album, trimmed, at most 2000 characters ("" for none). A new cover gets a new `/static/covers/…` path and the replaced cover is deleted. The tracks' own covers are not touched. Another artist's album: 403.
          */
         put: operations["updateAlbum"];
         post?: never;
@@ -1402,6 +1406,26 @@ export interface paths {
          * @description Owner only. Deletes the album and its cover; its tracks are kept as singles (`albumId: null`). Another artist's album: 403.
          */
         delete: operations["deleteAlbum"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/albums/{id}/tracks/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reorder an own album's tracks
+         * @description Owner only. JSON `{trackIds}`: every track of the album (READY or not) exactly once, in the new order; they get `albumPosition` 1, 2, … (else 400 `VALIDATION_FAILED` and nothing changes). A track that joins the album later goes last. Another artist's album: 403. Answers the album with its tracks in the new order.
+         */
+        put: operations["reorderAlbumTracks"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1507,6 +1531,8 @@ export interface paths {
          *     The file is streamed into object storage as it arrives. The track is created PROCESSING and a conversion job `convert-audio-<trackId>-<fileName>` is queued (5 attempts, exponential backoff from 5 s); the answer is 202 with the track. Follow it live with GET /tracks/{id}/events (Server-Sent Events), or read `processingStatus` and `processingProgress` from GET /tracks/{id}.
          *
          *     Conversion makes Opus files and an AAC HLS ladder at 128, 192 and 320 kbps, only the rates not above the source's own bitrate (PCM and lossless: sample rate × bits × channels; compressed: the stream's bitrate, else the container's). A source below 128 kbps gets one variant at the highest of 96, 64, 48 or 32 kbps not above it (32 for anything lower), named by that bitrate in the HLS master and the Opus file. Multichannel sources are downmixed to stereo (ITU coefficients). Input that can never be converted (not decodable, no audio stream, longer than 30 minutes) fails at once: FAILED with a readable reason; only passing faults (storage, database, a stopped converter) are retried.
+         *
+         *     Without `cover`, the track takes the cover art embedded in the file (ID3 APIC, FLAC/Vorbis picture, MP4 `covr`) when its conversion is READY: re-encoded as a JPEG of at most 1200 × 1200 under a new `/static/covers/…` path. A file without usable art keeps `cover` null, and a cover set before the conversion ends is kept.
          *
          *     If the queue is unreachable the upload answers 503 and nothing is kept (the track and its stored files are removed): send it again.
          */
@@ -1753,7 +1779,7 @@ export interface paths {
         put?: never;
         /**
          * Complete a direct upload: the track is made and converted
-         * @description With every part's number and ETag, in ascending order. The parts are joined in storage, then the file is checked as a form upload is: its size (the announced one, at most MAX_DIRECT_UPLOAD_BYTES: else 400 `size_mismatch` or 413) and its type by its bytes (else 415, whose detail says what was found, as for the form upload); a refused file is deleted with its upload. Then the track is made, PROCESSING, with the upload's id, and its conversion job queued: 202 with the artist's view of the track. Parts that storage refuses (missing, too small, a wrong ETag) answer 400 with storage's reason in `errors[0].code`. Another artist's upload: 403; unknown, already completed or aborted: 404. If the conversion queue is unreachable: 503, and nothing is kept (the track and the stored file are removed, as for the form upload): upload it again.
+         * @description With every part's number and ETag, in ascending order. The parts are joined in storage, then the file is checked as a form upload is: its size (the announced one, at most MAX_DIRECT_UPLOAD_BYTES: else 400 `size_mismatch` or 413) and its type by its bytes (else 415, whose detail says what was found, as for the form upload); a refused file is deleted with its upload. Then the track is made, PROCESSING, with the upload's id, and its conversion job queued: 202 with the artist's view of the track. Parts that storage refuses (missing, too small, a wrong ETag) answer 400 with storage's reason in `errors[0].code`. Another artist's upload: 403; unknown, already completed or aborted: 404. If the conversion queue is unreachable: 503, and nothing is kept (the track and the stored file are removed, as for the form upload): upload it again. The track takes the cover art embedded in the file (ID3 APIC, FLAC/Vorbis picture, MP4 `covr`) when its conversion is READY, as a JPEG of at most 1200 × 1200, unless a cover was set before then.
          */
         post: operations["completeDirectUpload"];
         delete?: never;
@@ -1895,6 +1921,11 @@ export interface components {
             /** Format: uuid */
             id: string;
             username: string;
+            /**
+             * @description The name shown to people; null: none set, show `username`.
+             * @example Luna Harbor
+             */
+            displayName: string | null;
             email: string;
             /** @description The address was proven: a mailed link came back, or a provider vouched for it. */
             emailVerified: boolean;
@@ -2023,6 +2054,11 @@ export interface components {
             /** Format: uuid */
             id: string;
             username: string;
+            /**
+             * @description The name shown to people; null: none set, show `username`.
+             * @example Luna Harbor
+             */
+            displayName: string | null;
             bio: string;
             avatar: string | null;
             backgroundImage: string | null;
@@ -2032,6 +2068,10 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        UserProfileUpdate: {
+            /** @example Luna Harbor */
+            displayName: string;
+        };
         UserExport: {
             /** Format: date-time */
             exportedAt: string;
@@ -2039,6 +2079,7 @@ export interface components {
                 /** Format: uuid */
                 id: string;
                 username: string;
+                displayName: string | null;
                 email: string;
                 /** Format: date-time */
                 emailVerifiedAt: string | null;
@@ -2077,6 +2118,21 @@ export interface components {
                 /** Format: date-time */
                 at: string;
             }[];
+            likedTracks: {
+                /** Format: uuid */
+                trackId: string;
+                /** Format: date-time */
+                at: string;
+            }[];
+            playQueue: {
+                trackIds: string[];
+                /** Format: uuid */
+                current: string | null;
+                position: number;
+                /** Format: date-time */
+                changedAt: string;
+                changedBy: string;
+            } | null;
             follows: {
                 /** Format: uuid */
                 artistId: string;
@@ -2136,6 +2192,12 @@ export interface components {
              * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
              */
             albumId: string | null;
+            album: components["schemas"]["TrackAlbum"];
+            /**
+             * @description Its place in the album (1, 2, …; the artist may reorder them); null for a single. Two tracks added to an album at the same moment may share a place.
+             * @example 3
+             */
+            albumPosition: number | null;
             artist: components["schemas"]["TrackArtist"];
             /** @description EBU R128 integrated loudness and true peak of what is streamed (the stereo mix), measured during conversion, so that players can normalise volume; null until measured or for silence. */
             loudness: {
@@ -2155,6 +2217,16 @@ export interface components {
              */
             createdAt: string;
         };
+        /** @description The album it is on; null for a single. */
+        TrackAlbum: {
+            /**
+             * Format: uuid
+             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
+             */
+            id: string;
+            /** @example Night Drive */
+            title: string;
+        } | null;
         TrackArtist: {
             /**
              * Format: uuid
@@ -2163,6 +2235,11 @@ export interface components {
             id: string;
             /** @example nightdrive */
             username: string;
+            /**
+             * @description The name shown to people; null: none set, show `username`.
+             * @example Luna Harbor
+             */
+            displayName: string | null;
             /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
             avatar: string | null;
         };
@@ -2195,6 +2272,7 @@ export interface components {
                 /** Format: uuid */
                 id: string;
                 username: string;
+                displayName: string | null;
                 email: string;
                 /** Format: date-time */
                 emailVerifiedAt: string | null;
@@ -2245,6 +2323,11 @@ export interface components {
             id: string;
             /** @example daft.punk */
             username: string;
+            /**
+             * @description The name shown to people; null: none set, show `username`.
+             * @example Luna Harbor
+             */
+            displayName: string | null;
             /** @example French electronic duo. */
             bio: string;
             /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
@@ -2280,6 +2363,11 @@ export interface components {
             id: string;
             /** @example nightdrive */
             username: string;
+            /**
+             * @description The name shown to people; null: none set, show `username`.
+             * @example Luna Harbor
+             */
+            displayName: string | null;
             /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
             avatar: string | null;
             _count: components["schemas"]["FollowerCount"];
@@ -2315,12 +2403,16 @@ export interface components {
         ArtistUpdate: {
             /** @example alice */
             username?: string;
+            /** @example Luna Harbor */
+            displayName?: string;
             /** @example French electronic duo. */
             bio?: string;
         };
         ArtistUpdateForm: {
             /** @example alice */
             username?: string;
+            /** @description An empty value removes the display name. */
+            displayName?: string;
             /** @example French electronic duo. */
             bio?: string;
             /**
@@ -2373,6 +2465,8 @@ export interface components {
             title: string;
             /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
             cover: string | null;
+            /** @example Recorded in one night by the harbour. */
+            description: string;
             /**
              * Format: date
              * @example 2024-05-17
@@ -2407,6 +2501,19 @@ export interface components {
              * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
              */
             userId: string;
+            /** @description The owner as others may see them: their display name, or null when they set none (then show no name: a listener's username may come from their email address, so it is never shown with a playlist). */
+            owner: {
+                /**
+                 * Format: uuid
+                 * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
+                 */
+                id: string;
+                /**
+                 * @description The name shown to people; null: none set, show `username`.
+                 * @example Luna Harbor
+                 */
+                displayName: string | null;
+            };
             /**
              * Format: date-time
              * @example 2026-11-23T10:15:30.000Z
@@ -2486,6 +2593,11 @@ export interface components {
                  */
                 id: string;
                 username: string;
+                /**
+                 * @description The name shown to people; null: none set, show `username`.
+                 * @example Luna Harbor
+                 */
+                displayName: string | null;
                 /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
                 avatar: string | null;
             };
@@ -2513,6 +2625,19 @@ export interface components {
              * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
              */
             userId: string;
+            /** @description The owner as others may see them: their display name, or null when they set none (then show no name: a listener's username may come from their email address, so it is never shown with a playlist). */
+            owner: {
+                /**
+                 * Format: uuid
+                 * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
+                 */
+                id: string;
+                /**
+                 * @description The name shown to people; null: none set, show `username`.
+                 * @example Luna Harbor
+                 */
+                displayName: string | null;
+            };
             /**
              * Format: date-time
              * @example 2026-11-23T10:15:30.000Z
@@ -2592,6 +2717,19 @@ export interface components {
              * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
              */
             userId: string;
+            /** @description The owner as others may see them: their display name, or null when they set none (then show no name: a listener's username may come from their email address, so it is never shown with a playlist). */
+            owner: {
+                /**
+                 * Format: uuid
+                 * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
+                 */
+                id: string;
+                /**
+                 * @description The name shown to people; null: none set, show `username`.
+                 * @example Luna Harbor
+                 */
+                displayName: string | null;
+            };
             /**
              * Format: date-time
              * @example 2026-11-23T10:15:30.000Z
@@ -2686,6 +2824,11 @@ export interface components {
             id: string;
             /** @example nightdrive */
             username: string;
+            /**
+             * @description The name shown to people; null: none set, show `username`.
+             * @example Luna Harbor
+             */
+            displayName: string | null;
             /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
             avatar: string | null;
         };
@@ -2698,7 +2841,7 @@ export interface components {
         };
         /** @description An album in a list: without its tracks. */
         Album: components["schemas"]["AlbumSummary"] & {
-            /** @description Its READY tracks, all of them, oldest first (the order they were added). */
+            /** @description Its READY tracks, all of them, in album order: the artist's order (`albumPosition`), else the order they were added. */
             tracks: components["schemas"]["Track"][];
         };
         AlbumCreate: {
@@ -2710,6 +2853,8 @@ export interface components {
              * @example 2024-05-17
              */
             releasedAt?: string | null;
+            /** @example Recorded in one night by the harbour. */
+            description?: string;
         };
         AlbumPage: components["schemas"]["AlbumSummary"][];
         AlbumUpdate: {
@@ -2721,10 +2866,14 @@ export interface components {
              * @example 2024-05-17
              */
             releasedAt?: string | null;
+            /** @example Recorded in one night by the harbour. */
+            description?: string;
         };
         AlbumUpdateForm: {
             /** @example Neon Rain */
             title?: string;
+            /** @example Recorded in one night by the harbour. */
+            description?: string;
             /** @description YYYY-MM-DD; an empty value removes the release date. */
             releasedAt?: string;
             /**
@@ -2732,6 +2881,9 @@ export interface components {
              * @description PNG, JPEG or WebP (recognised by its bytes), at most 5 MB.
              */
             cover?: string;
+        };
+        AlbumTrackOrder: {
+            trackIds: string[];
         };
         Waveform: {
             /**
@@ -2826,11 +2978,27 @@ export interface components {
              * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
              */
             artistId: string;
+            artist: components["schemas"]["SearchResultArtist"];
             /**
              * @description Relevance, higher first: 3 exact match; 2–2.9 full-text match; 1–1.9 prefix match; 0–0.9 other substring or typo-tolerant match. Only comparable within one response.
              * @example 2.0547
              */
             rank: number;
+        };
+        /** @description Who made it: show `displayName ?? username`. */
+        SearchResultArtist: {
+            /**
+             * Format: uuid
+             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
+             */
+            id: string;
+            /** @example nightdrive */
+            username: string;
+            /**
+             * @description The name shown to people; null: none set, show `username`.
+             * @example Luna Harbor
+             */
+            displayName: string | null;
         };
         ArtistSearchResult: {
             /**
@@ -2840,6 +3008,11 @@ export interface components {
             id: string;
             /** @example nightdrive */
             username: string;
+            /**
+             * @description The name shown to people; null: none set, show `username`.
+             * @example Luna Harbor
+             */
+            displayName: string | null;
             /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
             avatar: string | null;
             /** @example Synthwave from Lisbon. */
@@ -2865,6 +3038,7 @@ export interface components {
              * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
              */
             artistId: string;
+            artist: components["schemas"]["SearchResultArtist"];
             /**
              * Format: date
              * @description Calendar date, or null when unknown.
@@ -2894,6 +3068,19 @@ export interface components {
              * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
              */
             userId: string;
+            /** @description The owner by display name only (null: show no name). */
+            owner: {
+                /**
+                 * Format: uuid
+                 * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
+                 */
+                id: string;
+                /**
+                 * @description The name shown to people; null: none set, show `username`.
+                 * @example Luna Harbor
+                 */
+                displayName: string | null;
+            };
             /**
              * @description Relevance, higher first: 3 exact match; 2–2.9 full-text match; 1–1.9 prefix match; 0–0.9 other substring or typo-tolerant match. Only comparable within one response.
              * @example 2.0547
@@ -7019,6 +7206,98 @@ export interface operations {
             };
         };
     };
+    updateMyUserProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserProfileUpdate"];
+            };
+        };
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body's Content-Type is not one the operation takes, or an uploaded file's type is not accepted. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     exportMyUserData: {
         parameters: {
             query?: never;
@@ -10359,6 +10638,111 @@ export interface operations {
             };
             /** @description The body is larger than the limit. */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reorderAlbumTracks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlbumTrackOrder"];
+            };
+        };
+        responses: {
+            /** @description The album in its new order. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Album"];
+                };
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body's Content-Type is not one the operation takes, or an uploaded file's type is not accepted. */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];

@@ -43,7 +43,8 @@ const SEARCHABLE = [
   ["tracks", "title"],
   ["albums", "title"],
   ["playlists", "title"],
-  ["artists", "username"],
+  // Both names: the display name first, then the username.
+  ["artists", "(COALESCE((display_name || ' '::text), ''::text) || username)"],
 ] as const;
 
 let database: TestDatabase;
@@ -132,11 +133,12 @@ describe("migrations", () => {
   });
 
   it.each(SEARCHABLE)(
-    "store the search forms of %s.%s, indexed for full text, substring and prefix",
+    "store the search forms of %s (%s), indexed for full text, substring and prefix",
     async (table, col) => {
       const columns = await rows<{ column_name: string; generation_expression: string }>(
         `SELECT column_name, generation_expression FROM information_schema.columns
-         WHERE table_name = $1 AND is_generated = 'ALWAYS' ORDER BY column_name`,
+         WHERE table_name = $1 AND is_generated = 'ALWAYS' AND column_name LIKE 'search\\_%'
+           AND column_name NOT IN ('search_handle', 'search_display') ORDER BY column_name`,
         [table],
       );
       expect(columns).toEqual([
@@ -163,6 +165,42 @@ describe("migrations", () => {
       );
     },
   );
+
+  it("store the artists' names run together, trigram-indexed, and measure typos near a name's start", async () => {
+    const [column] = await rows<{ generation_expression: string }>(
+      `SELECT generation_expression FROM information_schema.columns
+       WHERE table_name = 'artists' AND column_name = 'search_display'`,
+    );
+    expect(column?.generation_expression).toContain("display_name");
+    await client.query(
+      "INSERT INTO artists (username, email, display_name) VALUES ('lunaharbor911', 'luna@example.com', 'Luna Harbør')",
+    );
+    const [artist] = await rows<{
+      search_handle: string;
+      search_display: string;
+      search_text: string;
+    }>(
+      "SELECT search_handle, search_display, search_text FROM artists WHERE username = 'lunaharbor911'",
+    );
+    expect(artist).toEqual({
+      search_handle: "lunaharbor911",
+      search_display: "lunaharbor",
+      search_text: "luna harbor lunaharbor911",
+    });
+    const edits = async (query: string, name: string, allowed: number) =>
+      (
+        await rows<{ n: number }>("SELECT public.prefix_edits($1, $2, $3) AS n", [
+          query,
+          name,
+          allowed,
+        ])
+      )[0]?.n;
+    expect(await edits("lunharbor", "lunaharbor911", 2)).toBe(1);
+    expect(await edits("lunaharbour", "lunaharbor911", 2)).toBe(1);
+    expect(await edits("lunaharbor", "lunaharbor911", 2)).toBe(0);
+    expect(await edits("harbor", "lunaharbor911", 2)).toBe(3);
+    expect(await edits("lunaharbor", "", 2)).toBe(3);
+  });
 
   it("price random page reads as on SSD, for every new session of the database", async () => {
     const fresh = new pg.Client({ connectionString: database.url });

@@ -630,6 +630,15 @@ const BUDGETS: Record<string, Budget> = {
       return { client, method: "DELETE", path };
     },
   },
+  "PATCH /api/v1/users/me": {
+    trips: 1,
+    prepare: async () => ({
+      client: await user(),
+      method: "PATCH",
+      path: "/api/v1/users/me",
+      json: { displayName: "Night Owl" },
+    }),
+  },
   "GET /api/v1/users/me/play-queue": {
     trips: 1,
     prepare: async () => {
@@ -672,6 +681,21 @@ const BUDGETS: Record<string, Budget> = {
   },
   "PUT /api/v1/albums/{id}": { trips: 1, prepare: onOwn("albums", "PUT", { title: "New" }) },
   "DELETE /api/v1/albums/{id}": { trips: 1, prepare: onOwn("albums", "DELETE") },
+  "PUT /api/v1/albums/{id}/tracks/order": {
+    trips: 1,
+    prepare: async () => {
+      const artist = await registerAccount("artist");
+      const album = await insertAlbum(artist.id);
+      const first = await insertTrack(artist.id, { albumId: album.id });
+      const second = await insertTrack(artist.id, { albumId: album.id });
+      return {
+        client: artist.client,
+        method: "PUT",
+        path: `/api/v1/albums/${album.id}/tracks/order`,
+        json: { trackIds: [second.id, first.id] },
+      };
+    },
+  },
   "GET /api/v1/tracks/stream/{id}/hls/master.m3u8": {
     trips: 1,
     prepare: async () => get(`/api/v1/tracks/stream/${await streamableTrack()}/hls/master.m3u8`),

@@ -14,6 +14,8 @@ export const albums = pgTable(
       .references(() => artists.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
     cover: text("cover"),
+    // At most 2000 characters, checked by the app.
+    description: text("description").notNull().default(""),
     // A calendar date ("2024-05-17"), kept a string so no time zone can shift it by a day.
     releasedAt: date("released_at", { mode: "string" }),
     ...searchColumns("title"),

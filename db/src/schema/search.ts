@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { customType, type ExtraConfigColumn, index, pgTable, text } from "drizzle-orm/pg-core";
 
 /*
@@ -13,9 +13,12 @@ import { customType, type ExtraConfigColumn, index, pgTable, text } from "drizzl
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
-/** The two generated columns of a table whose `source` column (SQL name) is searched. */
-export function searchColumns(source: string) {
-  const column = sql.identifier(source);
+/**
+ * The two generated columns of a table whose `source` column (SQL name) is searched, or a text
+ * expression of its columns (artists: the display name and the username).
+ */
+export function searchColumns(source: string | SQL) {
+  const column = typeof source === "string" ? sql.identifier(source) : source;
   return {
     searchText: text("search_text")
       .notNull()
@@ -40,6 +43,21 @@ export function searchIndexes(
     index(`${table}_search_text_trgm_idx`).using("gin", columns.searchText.op("gin_trgm_ops")),
     index(`${table}_search_text_prefix_idx`).on(columns.searchText.op("text_pattern_ops")),
   ];
+}
+
+/**
+ * A name run together, for names typed with their spaces in other places or with a typo near the
+ * start ("luna harbor", "lunharbor" → lunaharbor911): lower-cased, unaccented, spaces and
+ * punctuation removed ("" for none). Searched by trigram similarity (its GIN index), then by the
+ * edits to its start (migration 0017). One column per name: a trigram similarity to both names
+ * at once would fall with the length of the other.
+ */
+export function compactName(column: string, name: string) {
+  return text(name)
+    .notNull()
+    .generatedAlwaysAs(
+      sql`regexp_replace(lower(public.immutable_unaccent(coalesce(${sql.identifier(column)}, ''))), '[[:space:][:punct:]]+', '', 'g')`,
+    );
 }
 
 const tsquery = customType<{ data: string }>({ dataType: () => "tsquery" });

@@ -16,7 +16,17 @@ describe("POST /api/v1/albums", () => {
     expect(response.status).toBe(201);
     const album = await json(response);
     expect(Object.keys(album).sort()).toEqual(
-      ["artist", "artistId", "cover", "createdAt", "id", "releasedAt", "title", "tracks"].sort(),
+      [
+        "artist",
+        "artistId",
+        "cover",
+        "createdAt",
+        "description",
+        "id",
+        "releasedAt",
+        "title",
+        "tracks",
+      ].sort(),
     );
     expect(album).toMatchObject({
       title: "Night Drive",

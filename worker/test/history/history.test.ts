@@ -51,7 +51,12 @@ describe("GET /history", () => {
           cover: null,
           duration: 215.5,
           artistId: artist.id,
-          artist: { id: artist.id, username: artist.username, avatar: artist.avatar },
+          artist: {
+            id: artist.id,
+            username: artist.username,
+            displayName: null,
+            avatar: artist.avatar,
+          },
         },
       },
     ]);

@@ -53,6 +53,7 @@ describe("GET /playlists/me/liked", () => {
       cover: null,
       isPublic: true,
       userId: owner.id,
+      owner: { id: owner.id, displayName: null },
       createdAt: playlist.createdAt,
       updatedAt: expect.any(String),
       likedAt: expect.any(String),

@@ -49,6 +49,7 @@ describe("GET /playlists", () => {
       cover: null,
       isPublic: true,
       userId: owner.id,
+      owner: { id: owner.id, displayName: null },
       createdAt: older.createdAt,
       updatedAt: expect.any(String),
       _count: { tracks: 2, likes: 1 },

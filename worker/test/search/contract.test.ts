@@ -57,10 +57,33 @@ describe("GET /search: items", () => {
 
     const body = await results({ q: m });
     const rank = expect.any(Number);
+    // Who made a track or an album, and who owns a playlist, come with it; a listener only by
+    // display name (none set here), never by username.
+    const by = { id: artist.id, username: artist.username, displayName: null };
     expect(body).toEqual({
-      tracks: [{ id: track.id, title: track.title, cover: track.cover, artistId: artist.id, rank }],
-      artists: [{ id: artist.id, username: artist.username, avatar, bio: artist.bio, rank }],
-      albums: [{ id: album.id, title: album.title, artistId: artist.id, ...albumFields, rank }],
+      tracks: [
+        {
+          id: track.id,
+          title: track.title,
+          cover: track.cover,
+          artistId: artist.id,
+          artist: by,
+          rank,
+        },
+      ],
+      artists: [
+        {
+          id: artist.id,
+          username: artist.username,
+          displayName: null,
+          avatar,
+          bio: artist.bio,
+          rank,
+        },
+      ],
+      albums: [
+        { id: album.id, title: album.title, artistId: artist.id, artist: by, ...albumFields, rank },
+      ],
       playlists: [
         {
           id: playlist.id,
@@ -68,6 +91,7 @@ describe("GET /search: items", () => {
           description: playlist.description,
           cover: playlist.cover,
           userId: playlist.userId,
+          owner: { id: playlist.userId, displayName: null },
           rank,
         },
       ],

@@ -1,5 +1,7 @@
+import { artists } from "@edge-music/db";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { insertArtist, insertTrack } from "../support/factories.ts";
+import { insertArtist, insertTrack, withDb } from "../support/factories.ts";
 import { found, marker, oursIn } from "./support.ts";
 
 /*
@@ -156,5 +158,76 @@ describe("GET /search: ranking", () => {
     for (const rank of ranks.slice(1, 3)) expect(rank >= 2 && rank < 3).toBe(true);
     for (const rank of ranks.slice(3, 5)) expect(rank >= 1 && rank < 2).toBe(true);
     for (const rank of ranks.slice(5)) expect(rank >= 0 && rank < 1).toBe(true);
+  });
+});
+
+/**
+ * `length` random lower-case letters, all different and none of `taken`: a word no other row has
+ * (with the `zq` start of markers) whose trigrams are all different, so that every similarity
+ * below is the same whatever letters are drawn.
+ */
+function letters(length: number, taken = "zq"): string {
+  const pool = [..."abcdefghijklmnoprstuvwxy"].filter((letter) => !taken.includes(letter));
+  const out: string[] = [];
+  for (const byte of crypto.getRandomValues(new Uint8Array(length))) {
+    out.push(...pool.splice(byte % pool.length, 1));
+  }
+  return out.join("");
+}
+
+describe("GET /search: artists by the names people type", () => {
+  // Like "Luna Harbor" and "lunaharbor911": two words, and a handle that runs them together.
+  const first = `zq${letters(3)}`;
+  const second = letters(6, first);
+  const handle = `${first}${second}911`;
+
+  it("finds a handle typed with spaces, with a typo near its start, or with a letter extra", async () => {
+    const artist = await insertArtist({ username: handle });
+    const rankFor = async (q: string) => rankOf(await found("artists", q), artist.id);
+    // Word-split: "luna harbor" → lunaharbor911, the exact start of the handle.
+    expect(await rankFor(`${first} ${second}`)).toBeCloseTo(0.9, 5);
+    // Prefix + typo: a letter missing near the start ("lunharbor"), one extra ("lunaharbour").
+    const missing = `${first.slice(0, 3)}${first.slice(4)}${second}`;
+    const extra = `${first}${second.slice(0, -1)}u${second.slice(-1)}`;
+    const oneEdit = 0.9 * (1 - 1 / (missing.length + 1));
+    expect(await rankFor(missing)).toBeCloseTo(oneEdit, 5);
+    expect(await rankFor(extra)).toBeCloseTo(0.9 * (1 - 1 / (extra.length + 1)), 5);
+    // The handle's own prefix stays a prefix match; the whole handle is exact.
+    expect(await rankFor(`${first}${second}`)).toBeGreaterThanOrEqual(1);
+    expect(await rankFor(handle)).toBe(3);
+    // Too far from either name: three letters wrong in the first five (no name holds a "q" there).
+    expect(await rankFor(`${first.slice(0, 2)}qqq${second}`)).toBeNaN();
+  });
+
+  it("finds an artist by a display name with spaces and any script, the handle still exact", async () => {
+    const username = `${first}${second}x${letters(3, `${first}${second}x`)}`;
+    const display = `${first[0]?.toUpperCase()}${first.slice(1)} ${second} 月の港`;
+    const artist = await insertArtist({ username });
+    await withDb((db) =>
+      db.update(artists).set({ displayName: display }).where(eq(artists.id, artist.id)),
+    );
+    const items = await found("artists", `${first} ${second} 月の港`);
+    expect(rankOf(items, artist.id)).toBe(3);
+    expect(items.find((item) => item.id === artist.id)?.displayName).toBe(display);
+    // One word of the display name: a full-text match.
+    expect(rankOf(await found("artists", second), artist.id)).toBeGreaterThanOrEqual(2);
+    // Typing the display name from its start: a prefix match.
+    expect(
+      rankOf(await found("artists", `${first} ${second.slice(0, 3)}`), artist.id),
+    ).toBeGreaterThanOrEqual(1);
+    expect(rankOf(await found("artists", "月の港"), artist.id)).toBeGreaterThan(0);
+    expect(rankOf(await found("artists", username), artist.id)).toBe(3);
+    // A typo near the start of the display name run together (not the query of the test above:
+    // the public answer of a search is edge-cached).
+    const typo = `${first.slice(0, 2)}${first.slice(3)}${second}`;
+    expect(rankOf(await found("artists", typo), artist.id)).toBeGreaterThan(0.8);
+  });
+
+  it("track results carry their artist's id and names", async () => {
+    const artist = await insertArtist({ username: `${first}${letters(8, first)}` });
+    const m = marker();
+    await insertTrack(artist.id, { title: `Harbour Lights ${m}` });
+    const [item] = await found("tracks", m);
+    expect(item?.artist).toEqual({ id: artist.id, username: artist.username, displayName: null });
   });
 });

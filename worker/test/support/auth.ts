@@ -119,6 +119,8 @@ export class Client {
     this.request("POST", path, body, headers);
   put = (path: string, body?: unknown, headers?: Record<string, string>) =>
     this.request("PUT", path, body, headers);
+  patch = (path: string, body?: unknown, headers?: Record<string, string>) =>
+    this.request("PATCH", path, body, headers);
   delete = (path: string, headers?: Record<string, string>) =>
     this.request("DELETE", path, undefined, headers);
 }

@@ -1,4 +1,4 @@
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, type z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { problemResponses } from "../../openapi/problem-responses.ts";
 import { json, jsonBody, newRouter, withHeaders } from "../../openapi/router.ts";
@@ -6,9 +6,9 @@ import { ACCOUNT_KINDS, bindAccount } from "../../security/account-kinds.ts";
 import { clearSessionCookies } from "../../security/cookies.ts";
 import { signedIn } from "../../security/guard.ts";
 import { REAUTH_CODE_WHEN_ENABLED, REAUTH_RULES } from "../auth/reauth.ts";
-import { ReauthWithOptionalCodeBody } from "../auth/schema.ts";
-import { ArtistExport, UserExport } from "./schema.ts";
-import { deleteUser, exportArtist, exportUser } from "./service.ts";
+import { ReauthWithOptionalCodeBody, UserDto } from "../auth/schema.ts";
+import { ArtistExport, UserExport, UserProfileUpdate } from "./schema.ts";
+import { deleteUser, exportArtist, exportUser, updateUserProfile } from "./service.ts";
 
 const kind = ACCOUNT_KINDS.user;
 
@@ -48,7 +48,31 @@ const exported = createRoute({
   },
 });
 
+const profile = createRoute({
+  method: "patch",
+  path: "/me",
+  operationId: "updateMyUserProfile",
+  tags: [kind.tag],
+  ...signedIn("user"),
+  summary: "Set the display name",
+  description:
+    "JSON `{displayName}`: the name others see with the listener's public playlists (spaces and any script), trimmed and Unicode-normalised (NFC), inner whitespace collapsed, 1–50 characters without control or invisible characters; null removes it. Without one, a public playlist shows no owner name (a listener's username may come from their email address). Answers the account, as GET /users/me.",
+  request: jsonBody(UserProfileUpdate),
+  responses: {
+    200: json(UserDto, "The account."),
+    ...problemResponses(400, 401, 403, 413, 415),
+  },
+});
+
 export const userAccountRoutes = newRouter()
+  .openapi(profile, async (c) => {
+    const ctx = bindAccount(c.var.deps, kind);
+    const { displayName } = c.req.valid("json");
+    return c.json(
+      (await updateUserProfile(ctx, c.var.deps.principal, displayName)) as z.infer<typeof UserDto>,
+      200,
+    );
+  })
   .openapi(remove, async (c) => {
     const ctx = bindAccount(c.var.deps, kind);
     await deleteUser(ctx, c.var.deps.principal, c.req.valid("json"));

@@ -1,5 +1,10 @@
 import { z } from "@hono/zod-openapi";
-import { SessionDto } from "../auth/schema.ts";
+import { DisplayName, SessionDto } from "../auth/schema.ts";
+
+/** PATCH /users/me: what a listener may change of their public face. */
+export const UserProfileUpdate = z
+  .object({ displayName: DisplayName.nullable() })
+  .openapi("UserProfileUpdate");
 
 // What a person gets when exporting their data (GET /users/me/export, GET /artists/me/export).
 

@@ -8,9 +8,9 @@ import {
   follows,
   listeningHistory,
   playlistLikes,
-  playQueues,
   playlists,
   playlistTracks,
+  playQueues,
   trackLikes,
   tracks,
   users,
@@ -22,6 +22,7 @@ import { discardImages } from "../../images/replace.ts";
 import type { RequestDeps } from "../../request-deps.ts";
 import type { Principal } from "../../security/principal.ts";
 import { type ReauthProof, reauthenticate } from "../auth/reauth.ts";
+import { accountView, toAccount } from "../auth/session/service.ts";
 import { sessionsQuery, toSessionViews } from "../auth/sessions/service.ts";
 import type { AuthContext } from "../auth/shared.ts";
 import { withSecondFactor } from "../auth/two-factor/second-factor.ts";
@@ -61,6 +62,23 @@ export async function deleteUser(
       { userId: principal.id },
     ),
   );
+}
+
+/**
+ * PATCH /users/me: the display name. One batch: the update and the account read back (with its
+ * 2FA state), as GET /users/me answers it.
+ */
+export async function updateUserProfile(
+  ctx: AuthContext,
+  principal: Principal,
+  displayName: string | null,
+) {
+  const { db } = ctx;
+  const [, rows] = await db.batch([
+    db.update(users).set({ displayName }).where(eq(users.id, principal.id)),
+    accountView(ctx, principal.id),
+  ]);
+  return toAccount(ctx, rows[0]);
 }
 
 /**

@@ -12,16 +12,27 @@ import {
   AlbumDto,
   AlbumListQuery,
   AlbumSummaryDto,
+  AlbumTrackOrder,
   AlbumUpdateForm,
   AlbumUpdateJson,
 } from "./schema.ts";
-import { createAlbum, deleteAlbum, getAlbum, listAlbums, updateAlbum } from "./service.ts";
+import {
+  createAlbum,
+  deleteAlbum,
+  getAlbum,
+  listAlbums,
+  reorderAlbum,
+  updateAlbum,
+} from "./service.ts";
 
 const tags = ["Albums"];
 
 const TITLE = "`title`: trimmed, 1–200 characters.";
 const DATE =
   '`releasedAt`: a real calendar date as YYYY-MM-DD (years 0001–9999; "2024-02-30" answers 400), or null for none; future dates are allowed (an announced release).';
+
+const NOTES =
+  '`description`: the artist\'s words about the album, trimmed, at most 2000 characters ("" for none).';
 
 const create = createRoute({
   method: "post",
@@ -30,7 +41,7 @@ const create = createRoute({
   tags,
   ...signedIn("artist"),
   summary: "Create an album",
-  description: `JSON \`{title, releasedAt?}\`. ${TITLE} ${DATE} The album starts without a cover and without tracks: set the cover with PUT /albums/{id} (multipart), and add tracks by setting their \`albumId\` with PUT /tracks/{id}. Answers the new album (with \`tracks: []\`).`,
+  description: `JSON \`{title, releasedAt?, description?}\`. ${TITLE} ${DATE} ${NOTES} The album starts without a cover and without tracks: set the cover with PUT /albums/{id} (multipart), and add tracks by setting their \`albumId\` with PUT /tracks/{id}. Answers the new album (with \`tracks: []\`).`,
   request: jsonBody(AlbumCreateBody),
   responses: {
     201: json(AlbumDto, "The new album."),
@@ -65,7 +76,7 @@ const byId = createRoute({
   ...edgeCached(
     publicRoute(),
     EDGE.catalogue,
-    "Public. `tracks` holds every READY track of the album (unpaginated), oldest first, i.e. in the order they were added; tracks still converting or failed are left out for everyone, the owner included.",
+    "Public. `tracks` holds every READY track of the album (unpaginated) in album order: the artist's order (`albumPosition`, set with PUT /albums/{id}/tracks/order), else the order they were added; tracks still converting or failed are left out for everyone, the owner included.",
   ),
   request: { params: IdParams },
   responses: { 200: json(AlbumDto, "The album."), ...problemResponses(400, 404) },
@@ -76,10 +87,26 @@ const update = ownerUpdateRoute({
   kind: "artist",
   tags,
   summary: "Update an own album",
-  description: `Owner only. JSON \`{title?, releasedAt?}\`, or multipart/form-data with the same text fields (an empty \`releasedAt\` removes the date) plus an optional \`cover\` image (PNG, JPEG or WebP recognised by its bytes, else 415; at most 5 MB, else 413). At least one field (else 400). ${TITLE} ${DATE} A new cover gets a new \`/static/covers/…\` path and the replaced cover is deleted. The tracks' own covers are not touched. Another artist's album: 403.`,
+  description: `Owner only. JSON \`{title?, releasedAt?, description?}\`, or multipart/form-data with the same text fields (an empty \`releasedAt\` removes the date) plus an optional \`cover\` image (PNG, JPEG or WebP recognised by its bytes, else 415; at most 5 MB, else 413). At least one field (else 400). ${TITLE} ${DATE} ${NOTES} A new cover gets a new \`/static/covers/…\` path and the replaced cover is deleted. The tracks' own covers are not touched. Another artist's album: 403.`,
   params: IdParams,
   body: { json: AlbumUpdateJson, form: AlbumUpdateForm, limit: COVER_BODY_LIMIT },
   answer: { schema: AlbumDto, description: "The updated album." },
+});
+
+const reorder = createRoute({
+  method: "put",
+  path: "/{id}/tracks/order",
+  operationId: "reorderAlbumTracks",
+  tags,
+  ...signedIn("artist"),
+  summary: "Reorder an own album's tracks",
+  description:
+    "Owner only. JSON `{trackIds}`: every track of the album (READY or not) exactly once, in the new order; they get `albumPosition` 1, 2, … (else 400 `VALIDATION_FAILED` and nothing changes). A track that joins the album later goes last. Another artist's album: 403. Answers the album with its tracks in the new order.",
+  request: { params: IdParams, ...jsonBody(AlbumTrackOrder) },
+  responses: {
+    200: json(AlbumDto, "The album in its new order."),
+    ...problemResponses(400, 401, 403, 404, 413, 415),
+  },
 });
 
 const remove = ownerDeleteRoute({
@@ -105,9 +132,13 @@ export const albumRoutes = newRouter()
   .openapi(byId, async (c) => c.json(await getAlbum(c.var.deps, c.req.valid("param").id), 200))
   .openapi(update, async (c) => {
     const form = isMultipart(c) ? c.req.valid("form") : undefined;
-    const { title, releasedAt } = form ?? c.req.valid("json");
-    const input = await readUpdate({ title, releasedAt }, form, ["cover"]);
+    const { title, releasedAt, description } = form ?? c.req.valid("json");
+    const input = await readUpdate({ title, releasedAt, description }, form, ["cover"]);
     return c.json(await updateAlbum(c.var.deps, c.req.valid("param").id, input), 200);
+  })
+  .openapi(reorder, async (c) => {
+    const { id } = c.req.valid("param");
+    return c.json(await reorderAlbum(c.var.deps, id, c.req.valid("json").trackIds), 200);
   })
   .openapi(remove, async (c) => {
     await deleteAlbum(c.var.deps, c.req.valid("param").id);

@@ -29,17 +29,44 @@ export const ReleaseDate = z
       "The release day, YYYY-MM-DD (a calendar date, no time zone). May lie in the future.",
   });
 
+/** What the artist says about the album: at most 2000 characters ("" for none). */
+export const AlbumDescription = z
+  .string()
+  .trim()
+  .max(2000, "at most 2000 characters")
+  .openapi({ example: "Recorded in one night by the harbour." });
+
 export const AlbumCreateBody = z
-  .object({ title: Title, releasedAt: ReleaseDate.nullable().optional() })
+  .object({
+    title: Title,
+    releasedAt: ReleaseDate.nullable().optional(),
+    description: AlbumDescription.optional(),
+  })
   .openapi("AlbumCreate");
 
 export const AlbumUpdateJson = z
-  .object({ title: Title.optional(), releasedAt: ReleaseDate.nullable().optional() })
+  .object({
+    title: Title.optional(),
+    releasedAt: ReleaseDate.nullable().optional(),
+    description: AlbumDescription.optional(),
+  })
   .openapi("AlbumUpdate");
+
+/** The album's tracks in their new order: every one of them, each once. */
+export const AlbumTrackOrder = z
+  .object({
+    trackIds: z
+      .array(z.uuid())
+      .min(1, "must name the album's tracks")
+      .max(500, "at most 500 tracks")
+      .refine((ids) => new Set(ids).size === ids.length, "must not name a track twice"),
+  })
+  .openapi("AlbumTrackOrder");
 
 export const AlbumUpdateForm = z
   .object({
     title: Title.optional(),
+    description: AlbumDescription.optional(),
     // A form field cannot be null: an empty value stands for null here.
     releasedAt: z
       .union([z.literal("").transform(() => null), ReleaseDate])
@@ -68,6 +95,7 @@ export const AlbumSummaryDto = z
     id: Uuid,
     title: z.string().openapi({ example: "Night Drive" }),
     cover: MediaPath,
+    description: z.string().openapi({ example: "Recorded in one night by the harbour." }),
     releasedAt: z.string().nullable().openapi({ format: "date", example: "2024-05-17" }),
     artistId: Uuid,
     artist: TrackArtistDto,
@@ -77,7 +105,8 @@ export const AlbumSummaryDto = z
 
 export const AlbumDto = AlbumSummaryDto.extend({
   tracks: TrackDto.array().openapi({
-    description: "Its READY tracks, all of them, oldest first (the order they were added).",
+    description:
+      "Its READY tracks, all of them, in album order: the artist's order (`albumPosition`), else the order they were added.",
   }),
 }).openapi("Album");
 

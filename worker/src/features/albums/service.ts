@@ -4,9 +4,10 @@ import {
   FOREIGN_KEY_VIOLATION,
   pgErrorCode,
   type Queryable,
+  tracks,
 } from "@edge-music/db";
-import { and, desc, eq } from "drizzle-orm";
-import { NotFoundError } from "../../errors/app-error.ts";
+import { and, desc, eq, sql } from "drizzle-orm";
+import { NotFoundError, ValidationError } from "../../errors/app-error.ts";
 import type { Image } from "../../images/images.ts";
 import { discardImages, replaceImages } from "../../images/replace.ts";
 import type { RequestDeps } from "../../request-deps.ts";
@@ -21,10 +22,12 @@ const SUMMARY = {
   id: albums.id,
   title: albums.title,
   cover: albums.cover,
+  description: albums.description,
   releasedAt: albums.releasedAt,
   artistId: albums.artistId,
   createdAt: albums.createdAt,
   artistUsername: artists.username,
+  artistDisplayName: artists.displayName,
   artistAvatar: artists.avatar,
 };
 
@@ -32,20 +35,28 @@ interface SummaryRow {
   id: string;
   title: string;
   cover: string | null;
+  description: string;
   releasedAt: string | null;
   artistId: string;
   createdAt: Date;
   artistUsername: string;
+  artistDisplayName: string | null;
   artistAvatar: string | null;
 }
 
 export const toSummary = ({
   artistUsername,
+  artistDisplayName,
   artistAvatar,
   ...row
 }: SummaryRow): AlbumSummaryView => ({
   ...row,
-  artist: { id: row.artistId, username: artistUsername, avatar: artistAvatar },
+  artist: {
+    id: row.artistId,
+    username: artistUsername,
+    displayName: artistDisplayName,
+    avatar: artistAvatar,
+  },
   createdAt: row.createdAt.toISOString(),
 });
 
@@ -90,7 +101,7 @@ const albumReads = (db: Queryable, id: string) =>
       .from(albums)
       .innerJoin(artists, eq(artists.id, albums.artistId))
       .where(eq(albums.id, id)),
-    readyTracksQuery(db, { albumId: id }, "oldest"),
+    readyTracksQuery(db, { albumId: id }, "album"),
   ] as const;
 
 function toAlbum(
@@ -106,6 +117,7 @@ function toAlbum(
 export interface AlbumInput {
   title: string;
   releasedAt?: string | null | undefined;
+  description?: string | undefined;
 }
 
 /** One round trip: the row (its id made here, random like the column's default) and its read-back. */
@@ -122,6 +134,7 @@ export async function createAlbum(
         artistId: ctx.principal.id,
         title: input.title,
         releasedAt: input.releasedAt ?? null,
+        description: input.description ?? "",
       }),
       ...albumReads(db, id),
     ]);
@@ -155,6 +168,7 @@ export async function updateAlbum(
   const fields = {
     ...(update.title !== undefined ? { title: update.title } : {}),
     ...(update.releasedAt !== undefined ? { releasedAt: update.releasedAt } : {}),
+    ...(update.description !== undefined ? { description: update.description } : {}),
   };
   const owner = () =>
     db
@@ -181,6 +195,50 @@ export async function updateAlbum(
     const album = assertOwnAlbum(locked);
     return { previous: { cover: album.cover }, result: toAlbum(id, rows, trackRows) };
   });
+}
+
+/**
+ * PUT /albums/:id/tracks/order: the album's tracks get places 1…n in the order given. The list
+ * must name every track of the album (in any state) exactly once, else 400 and nothing changes.
+ * One batch: the album locked (its owner read), the places written only when the caller owns it
+ * and the list is the album's whole track list, a read of what the album holds, and the album
+ * read back.
+ */
+export async function reorderAlbum(
+  ctx: Pick<RequestDeps, "db" | "principal">,
+  id: string,
+  trackIds: string[],
+): Promise<AlbumView> {
+  const { db } = ctx;
+  const caller = ctx.principal;
+  const given = sql`${JSON.stringify(trackIds)}::jsonb`;
+  const [locked, , held, rows, trackRows] = await db.batch([
+    db.select({ artistId: albums.artistId }).from(albums).where(eq(albums.id, id)).for("update"),
+    db.execute(sql`
+      update ${tracks} set album_position = given.position
+      from jsonb_array_elements_text(${given}) with ordinality as given(track_id, position)
+      where ${tracks.id} = given.track_id::uuid and ${tracks.albumId} = ${id}
+        and exists (select from ${albums} where ${albums.id} = ${id} and ${albums.artistId} = ${caller.id})
+        and (select count(*) from ${tracks} where ${tracks.albumId} = ${id}) = ${trackIds.length}
+        and (select count(*) from ${tracks} where ${tracks.albumId} = ${id}
+          and ${tracks.id}::text in (select jsonb_array_elements_text(${given}))) = ${trackIds.length}`),
+    db.select({ id: tracks.id }).from(tracks).where(eq(tracks.albumId, id)),
+    ...albumReads(db, id),
+  ]);
+  const [album] = locked;
+  if (!album) throw albumNotFound(id);
+  assertOwner(caller, album.artistId, "album");
+  const holds = new Set(held.map((row) => row.id));
+  if (holds.size !== trackIds.length || !trackIds.every((track) => holds.has(track))) {
+    throw new ValidationError([
+      {
+        path: "body.trackIds",
+        message: `must name each of the album's ${holds.size} tracks exactly once`,
+        code: "not_the_album_tracks",
+      },
+    ]);
+  }
+  return toAlbum(id, rows, trackRows);
 }
 
 /**

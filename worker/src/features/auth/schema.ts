@@ -10,6 +10,29 @@ export const Username = z
   .regex(USERNAME, "3–30 characters: letters, digits, '_', '.', '-'")
   .openapi({ example: "alice" });
 
+/**
+ * The name shown to people (spaces and any script): trimmed, Unicode-normalised (NFC), inner
+ * whitespace collapsed, 1–50 characters, no control or format characters. The username stays the
+ * handle in URLs.
+ */
+export const DisplayName = z
+  .string()
+  .transform((name) => name.normalize("NFC").trim().replace(/\s+/gu, " "))
+  .pipe(
+    z
+      .string()
+      .min(1, "must not be empty (send null to remove it)")
+      .max(50, "at most 50 characters")
+      .regex(/^[^\p{Cc}\p{Cf}\p{Co}\p{Cn}]*$/u, "must not hold control or invisible characters"),
+  )
+  .openapi({ type: "string", example: "Luna Harbor" });
+
+/** The display name as answered: null when none is set (show the username). */
+export const DisplayNameOut = z.string().nullable().openapi({
+  description: "The name shown to people; null: none set, show `username`.",
+  example: "Luna Harbor",
+});
+
 export const Email = z
   .string()
   .trim()
@@ -99,6 +122,7 @@ export const UserDto = z
   .object({
     id: z.uuid(),
     username: z.string(),
+    displayName: DisplayNameOut,
     email: z.string(),
     emailVerified: z
       .boolean()
@@ -112,6 +136,7 @@ export const ArtistAccountDto = z
   .object({
     id: z.uuid(),
     username: z.string(),
+    displayName: DisplayNameOut,
     bio: z.string(),
     avatar: z.string().nullable(),
     backgroundImage: z.string().nullable(),

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MediaPath, Timestamp, uuidParam } from "../../validation/common.ts";
+import { DisplayNameOut } from "../auth/schema.ts";
 
 export const TrackIdParams = z.object({ trackId: uuidParam("trackId") });
 
@@ -13,7 +14,12 @@ export const ListenDto = z
   .openapi("Listen");
 
 const HistoryArtistDto = z
-  .object({ id: Uuid, username: z.string().openapi({ example: "nightdrive" }), avatar: MediaPath })
+  .object({
+    id: Uuid,
+    username: z.string().openapi({ example: "nightdrive" }),
+    displayName: DisplayNameOut,
+    avatar: MediaPath,
+  })
   .openapi("HistoryArtist");
 
 const HistoryTrackDto = z

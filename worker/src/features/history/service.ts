@@ -83,6 +83,7 @@ export async function listHistory(ctx: HistoryDeps, page: Page): Promise<History
       duration: tracks.duration,
       artistId: artists.id,
       username: artists.username,
+      displayName: artists.displayName,
       avatar: artists.avatar,
     })
     .from(onePage)
@@ -100,7 +101,12 @@ export async function listHistory(ctx: HistoryDeps, page: Page): Promise<History
       cover: row.cover,
       duration: row.duration,
       artistId: row.artistId,
-      artist: { id: row.artistId, username: row.username, avatar: row.avatar },
+      artist: {
+        id: row.artistId,
+        username: row.username,
+        displayName: row.displayName,
+        avatar: row.avatar,
+      },
     },
   }));
 }

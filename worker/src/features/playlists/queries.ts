@@ -7,6 +7,7 @@ import {
   type Queryable,
   qualified,
   tracks,
+  users,
 } from "@edge-music/db";
 import { and, asc, eq, getTableColumns, or, type SQL, sql } from "drizzle-orm";
 import type { PlaylistOut } from "./schema.ts";
@@ -34,11 +35,21 @@ export const likeCount = sql<number>`(
   select count(*) from ${playlistLikes} where ${qualified(playlistLikes.playlistId)} = ${qualified(playlists.id)}
 )`.mapWith(Number);
 
-/** A playlist's columns without its search forms (db/src/schema/search.ts), which no DTO shows. */
-const { searchText: _text, searchVector: _vector, ...playlistColumns } = getTableColumns(playlists);
+/**
+ * A playlist's columns without its search forms (db/src/schema/search.ts), which no DTO shows,
+ * and with its owner's display name (a scalar subquery on the primary key: no join of its own).
+ */
+const { searchText: _text, searchVector: _vector, ...tableColumns } = getTableColumns(playlists);
+export const playlistColumns = {
+  ...tableColumns,
+  ownerDisplayName: sql<
+    string | null
+  >`(select ${qualified(users.displayName)} from ${users} where ${qualified(users.id)} = ${qualified(playlists.userId)})`,
+};
 
-export { playlistColumns };
-export type PlaylistRow = Omit<Playlist, "searchText" | "searchVector">;
+export type PlaylistRow = Omit<Playlist, "searchText" | "searchVector"> & {
+  ownerDisplayName: string | null;
+};
 
 /** The playlist fields every DTO shares, from a row. */
 export const playlistFields = (row: PlaylistRow) => ({
@@ -48,6 +59,7 @@ export const playlistFields = (row: PlaylistRow) => ({
   cover: row.cover,
   isPublic: row.isPublic,
   userId: row.userId,
+  owner: { id: row.userId, displayName: row.ownerDisplayName },
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -62,7 +74,12 @@ export const playlistTrackRows = (db: Queryable, playlistId: string) =>
       cover: tracks.cover,
       duration: tracks.duration,
       artistId: tracks.artistId,
-      artist: { id: artists.id, username: artists.username, avatar: artists.avatar },
+      artist: {
+        id: artists.id,
+        username: artists.username,
+        displayName: artists.displayName,
+        avatar: artists.avatar,
+      },
       addedAt: playlistTracks.addedAt,
     })
     .from(playlistTracks)

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MediaPath, Timestamp, uuidParam } from "../../validation/common.ts";
+import { DisplayNameOut } from "../auth/schema.ts";
 
 export const TITLE_MAX = 100;
 export const DESCRIPTION_MAX = 1000;
@@ -97,7 +98,12 @@ export const PlaylistTrackDto = z
     cover: MediaPath,
     duration: z.number().nullable().openapi({ description: "Seconds.", example: 215.5 }),
     artistId: Id,
-    artist: z.object({ id: Id, username: z.string(), avatar: MediaPath }),
+    artist: z.object({
+      id: Id,
+      username: z.string(),
+      displayName: DisplayNameOut,
+      avatar: MediaPath,
+    }),
     addedAt: Timestamp,
   })
   .openapi("PlaylistTrack");
@@ -109,6 +115,10 @@ const playlistFields = {
   cover: MediaPath,
   isPublic: z.boolean(),
   userId: Id.openapi({ description: "The owner." }),
+  owner: z.object({ id: Id, displayName: DisplayNameOut }).openapi({
+    description:
+      "The owner as others may see them: their display name, or null when they set none (then show no name: a listener's username may come from their email address, so it is never shown with a playlist).",
+  }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 };

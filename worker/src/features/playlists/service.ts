@@ -41,7 +41,7 @@ export async function createPlaylist(
   const [row] = await ctx.db
     .insert(playlists)
     .values({ ...input, userId: ctx.principal.id })
-    .returning();
+    .returning(playlistColumns);
   if (!row) throw new Error("insert returned no playlist");
   return { ...playlistFields(row), tracks: [], _count: { tracks: 0, likes: 0 } };
 }

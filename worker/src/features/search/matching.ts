@@ -22,6 +22,20 @@ export interface SearchColumns {
   searchVector: AnyPgColumn;
 }
 
+/**
+ * A table searched by names people type (artists: a display name and a username; ADR 0022):
+ * `search_text` holds both, the display name first. `handle` is the username's search form,
+ * whose prefix has an index of its own (a prefix of the second name is no prefix of
+ * `search_text`); `forms` are each name's search form, for the exact tier; `compact` are the
+ * names without spaces or punctuation (`search_handle`, `search_display`), for names typed run
+ * together or with a typo near their start.
+ */
+export interface SearchNames {
+  handle: SQL;
+  forms: SQL[];
+  compact: AnyPgColumn[];
+}
+
 const FUZZY_MIN_LETTERS = 4;
 const LONG_WORD = new RegExp(`[\\p{L}\\p{N}]{${FUZZY_MIN_LETTERS},}`, "u");
 
@@ -74,8 +88,57 @@ const fullText = (c: SearchColumns, terms: SearchTerms) =>
  *   the result is then exactly that of one query over every condition. A common prefix ("lov")
  *   is inside many more titles than it starts.
  */
-export function primaryMatch(c: SearchColumns, terms: SearchTerms): SQL {
-  return or(fullText(c, terms), equals(c, terms), startsWith(c, terms)) as SQL;
+export function primaryMatch(c: SearchColumns, terms: SearchTerms, names?: SearchNames): SQL {
+  return or(
+    fullText(c, terms),
+    equals(c, terms),
+    startsWith(c, terms),
+    names ? handleStartsWith(names, terms) : undefined,
+  ) as SQL;
+}
+
+const handleStartsWith = (names: SearchNames, terms: SearchTerms) =>
+  sql`starts_with(${names.handle}, ${normalized(terms)})`;
+
+/** The query as a name run together: its search form without spaces or punctuation. */
+const compactQuery = (terms: SearchTerms) =>
+  sql`regexp_replace(${normalized(terms)}, '[[:space:][:punct:]]+', '', 'g')`;
+
+/** Edits forgiven in a name typed run together: one up to 5 letters, two from 6. */
+const nameEditsAllowed = (terms: SearchTerms) =>
+  sql`(CASE WHEN char_length(${compactQuery(terms)}) <= 5 THEN 1 ELSE 2 END)`;
+
+/**
+ * The fewest edits between the query run together and the start of either name
+ * (`prefix_edits`, migration 0017), as a lateral's column `name_edits.edits`: "luna harbor",
+ * "lunaharbour" and "lunharbor" all start "lunaharbor911" within their allowance.
+ */
+export function nameEdits(names: SearchNames, terms: SearchTerms): SQL {
+  const edits = names.compact.map(
+    (name) => sql`public.prefix_edits(${compactQuery(terms)}, ${name}, ${nameEditsAllowed(terms)})`,
+  );
+  return sql`CROSS JOIN LATERAL (SELECT least(${sql.join(edits, sql`, `)}) AS edits) AS name_edits`;
+}
+
+/**
+ * A name typed run together or with a typo near its start (4+ letters run together): the
+ * trigram indexes find the names similar enough (pg_trgm's `%`, similarity ≥ 0.3: "lunharbor"
+ * is 0.41 to "lunaharbor911"), then `nameEdits` keeps those within the allowed edits of a
+ * name's start.
+ */
+export function nameMatch(names: SearchNames, terms: SearchTerms): SQL {
+  const similar = names.compact.map(
+    (name) => sql`${name} OPERATOR(public.%) ${compactQuery(terms)}`,
+  );
+  return sql`char_length(${compactQuery(terms)}) >= 4
+    AND (${sql.join(similar, sql` OR `)})
+    AND name_edits.edits <= ${nameEditsAllowed(terms)}`;
+}
+
+/** The rank of a name match: 0.9 for a name's exact start, less for each edit. Below 0.9. */
+export function nameRankOf(terms: SearchTerms): SQL<number> {
+  return sql<number>`(0.9 * (1 - name_edits.edits::double precision
+    / (char_length(${compactQuery(terms)}) + 1)))::double precision`;
 }
 
 /**
@@ -153,13 +216,29 @@ export const WEAK_RANK = 1;
  * similarity cost several times more on the thousands of titles a short prefix starts).
  * Other rows rank below WEAK_RANK: `containsRankOf`, `nearRankOf`.
  */
-export function primaryRankOf(c: SearchColumns, terms: SearchTerms): SQL<number> {
+export function primaryRankOf(
+  c: SearchColumns,
+  terms: SearchTerms,
+  names?: SearchNames,
+): SQL<number> {
+  // A table of names: either name whole is exact; a prefix of the handle ranks by its length.
+  const exact = names
+    ? sql.join(
+        [equals(c, terms), ...names.forms.map((form) => sql`${form} = ${normalized(terms)}`)],
+        sql` OR `,
+      )
+    : equals(c, terms);
+  const handlePrefix = names
+    ? sql`WHEN ${handleStartsWith(names, terms)}
+      THEN 1 + 0.9 * char_length(${normalized(terms)})::double precision / char_length(${names.handle})`
+    : sql``;
   return sql<number>`(CASE
-    WHEN ${equals(c, terms)} THEN 3
+    WHEN ${exact} THEN 3
     WHEN ${fullText(c, terms)}
       THEN 2 + 0.9 * ts_rank(${c.searchVector}, ${tsquery(terms)}, 33)
     WHEN ${startsWith(c, terms)}
       THEN 1 + 0.9 * char_length(${normalized(terms)})::double precision / char_length(${c.searchText})
+    ${handlePrefix}
   END)::double precision`;
 }
 

@@ -5,19 +5,25 @@ import {
   playlistLikes,
   playlists,
   type Queryable,
+  qualified,
   tracks,
+  users,
 } from "@edge-music/db";
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import {
   contains,
   containsRankOf,
+  nameEdits,
+  nameMatch,
+  nameRankOf,
   nearMatch,
   nearRankOf,
   nearWords,
   primaryMatch,
   primaryRankOf,
   type SearchColumns,
+  type SearchNames,
   type SearchTerms,
   WEAK_RANK,
 } from "./matching.ts";
@@ -31,12 +37,26 @@ export interface Searchable {
   visible?: SQL;
   /** After rank, highest first: popularity where the type has one, then newest, then id. */
   tieBreakers: SQL[];
+  /** A table of names (artists): matched by each name and by names typed run together. */
+  names?: SearchNames;
 }
+
+/** Who made a track or an album, as a JSON object of the result row. */
+const artistOf = (artistId: AnyPgColumn) =>
+  sql`(SELECT json_build_object('id', ${qualified(artists.id)}, 'username', ${qualified(artists.username)}, 'displayName', ${qualified(artists.displayName)}) FROM ${artists} WHERE ${qualified(artists.id)} = ${qualified(artistId)})`;
+
+const nameForm = (column: AnyPgColumn) => sql`lower(public.immutable_unaccent(${column}))`;
 
 export const SEARCHABLE = {
   tracks: {
     table: tracks,
-    fields: { id: tracks.id, title: tracks.title, cover: tracks.cover, artistId: tracks.artistId },
+    fields: {
+      id: tracks.id,
+      title: tracks.title,
+      cover: tracks.cover,
+      artistId: tracks.artistId,
+      artist: artistOf(tracks.artistId),
+    },
     visible: eq(tracks.processingStatus, "READY"),
     tieBreakers: [sql`${tracks.createdAt}`, sql`${tracks.id}`],
   },
@@ -45,8 +65,14 @@ export const SEARCHABLE = {
     fields: {
       id: artists.id,
       username: artists.username,
+      displayName: artists.displayName,
       avatar: artists.avatar,
       bio: artists.bio,
+    },
+    names: {
+      handle: nameForm(artists.username),
+      forms: [nameForm(artists.username), nameForm(artists.displayName)],
+      compact: [artists.searchHandle, artists.searchDisplay],
     },
     tieBreakers: [
       sql`(SELECT count(*) FROM ${follows} WHERE ${follows.artistId} = ${artists.id})`,
@@ -61,6 +87,7 @@ export const SEARCHABLE = {
       title: albums.title,
       cover: albums.cover,
       artistId: albums.artistId,
+      artist: artistOf(albums.artistId),
       // A calendar date as written: the driver would turn a `date` into a Date at midnight UTC.
       releasedAt: sql`${albums.releasedAt}::text`,
     },
@@ -74,6 +101,7 @@ export const SEARCHABLE = {
       description: playlists.description,
       cover: playlists.cover,
       userId: playlists.userId,
+      owner: sql`json_build_object('id', ${qualified(playlists.userId)}, 'displayName', (SELECT ${qualified(users.displayName)} FROM ${users} WHERE ${qualified(users.id)} = ${qualified(playlists.userId)}))`,
     },
     visible: eq(playlists.isPublic, true),
     tieBreakers: [
@@ -120,11 +148,11 @@ export function bestRows(searchable: Searchable, candidates: SQL, limit: number)
  * the type's tie-breakers.
  */
 export function searchStatement(searchable: Searchable, terms: SearchTerms, limit: number): SQL {
-  const { table, fields, visible } = searchable;
-  const primary = primaryMatch(table, terms);
+  const { table, fields, visible, names } = searchable;
+  const primary = primaryMatch(table, terms, names);
   const hits = bestRows(
     searchable,
-    sql`SELECT ${table}.*, ${primaryRankOf(table, terms)} AS rank FROM ${table}
+    sql`SELECT ${table}.*, ${primaryRankOf(table, terms, names)} AS rank FROM ${table}
       WHERE ${and(visible, primary)}`,
     limit,
   );
@@ -134,6 +162,12 @@ export function searchStatement(searchable: Searchable, terms: SearchTerms, limi
     WHERE ${and(visible, inside)} AND NOT (${primary})`;
   const nearOnly = sql`SELECT ${table}.*, ${nearRankOf(table)} AS rank FROM ${table}
     WHERE ${and(visible, nearMatch(table, terms))} AND NOT (${primary}) AND NOT (${inside})`;
+  // Names typed run together or with a typo near their start, when no other tier holds them.
+  const namesOnly = names
+    ? sql` UNION ALL SELECT ${table}.*, ${nameRankOf(terms)} AS rank FROM ${table} ${nameEdits(names, terms)}
+    WHERE ${and(visible, nameMatch(names, terms))} AND NOT (${primary}) AND NOT (${inside})
+      AND NOT (${nearMatch(table, terms)})`
+    : sql``;
   // A row both inside and near ranks as inside (the one-statement definition: tiers.test.ts).
   // The gate, an InitPlan, is a one-time filter above everything of the secondary scans
   // (quals are not pushed into a subquery with a limit): when the primary rows reach the limit,
@@ -142,7 +176,7 @@ export function searchStatement(searchable: Searchable, terms: SearchTerms, limi
   const tooFew = sql`(SELECT count(*) FROM hits WHERE rank >= ${WEAK_RANK}) < ${limit}`;
   const more = sql`SELECT * FROM (${bestRows(
     searchable,
-    terms.fuzzy ? sql`${insideRows} UNION ALL ${nearOnly}` : insideRows,
+    terms.fuzzy ? sql`${insideRows} UNION ALL ${nearOnly}${namesOnly}` : insideRows,
     limit,
   )}) AS below WHERE ${tooFew}`;
   const output = sql.join(

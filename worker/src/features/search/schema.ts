@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MediaPath } from "../../validation/common.ts";
+import { DisplayNameOut } from "../auth/schema.ts";
 
 export const SEARCH_TYPES = ["tracks", "artists", "albums", "playlists"] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
@@ -84,14 +85,30 @@ const Rank = z.number().openapi({
 });
 const Title = z.string().openapi({ example: "Love Again" });
 
+const ResultArtist = z
+  .object({
+    id: Uuid,
+    username: z.string().openapi({ example: "nightdrive" }),
+    displayName: DisplayNameOut,
+  })
+  .openapi("SearchResultArtist", { description: "Who made it: show `displayName ?? username`." });
+
 export const TrackResultDto = z
-  .object({ id: Uuid, title: Title, cover: MediaPath, artistId: Uuid, rank: Rank })
+  .object({
+    id: Uuid,
+    title: Title,
+    cover: MediaPath,
+    artistId: Uuid,
+    artist: ResultArtist,
+    rank: Rank,
+  })
   .openapi("TrackSearchResult");
 
 export const ArtistResultDto = z
   .object({
     id: Uuid,
     username: z.string().openapi({ example: "nightdrive" }),
+    displayName: DisplayNameOut,
     avatar: MediaPath,
     bio: z.string().openapi({ example: "Synthwave from Lisbon." }),
     rank: Rank,
@@ -104,6 +121,7 @@ export const AlbumResultDto = z
     title: Title,
     cover: MediaPath,
     artistId: Uuid,
+    artist: ResultArtist,
     releasedAt: z.iso
       .date()
       .nullable()
@@ -119,6 +137,9 @@ export const PlaylistResultDto = z
     description: z.string().openapi({ example: "Songs for the night bus." }),
     cover: MediaPath,
     userId: Uuid,
+    owner: z
+      .object({ id: Uuid, displayName: DisplayNameOut })
+      .openapi({ description: "The owner by display name only (null: show no name)." }),
     rank: Rank,
   })
   .openapi("PlaylistSearchResult");

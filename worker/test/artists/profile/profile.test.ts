@@ -42,6 +42,7 @@ describe("artist profiles", () => {
       "backgroundImage",
       "bio",
       "createdAt",
+      "displayName",
       "id",
       "username",
     ]);

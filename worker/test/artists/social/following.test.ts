@@ -30,6 +30,7 @@ describe("GET /artists/me/following", () => {
     expect(item).toEqual({
       id: artist.id,
       username: artist.username,
+      displayName: null,
       bio: "Synthwave from Lisbon.",
       avatar: artist.avatar,
       backgroundImage: artist.backgroundImage,

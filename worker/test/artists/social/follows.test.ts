@@ -16,6 +16,7 @@ describe("POST /artists/:id/follow", () => {
     expect(await follow(user.client, artist.id)).toEqual({
       id: artist.id,
       username: artist.username,
+      displayName: null,
       avatar: artist.avatar,
       _count: { followers: 1 },
     });
@@ -71,6 +72,7 @@ describe("DELETE /artists/:id/follow", () => {
     expect(await unfollow(alice.client, artist.id)).toEqual({
       id: artist.id,
       username: artist.username,
+      displayName: null,
       avatar: artist.avatar,
       _count: { followers: 1 },
     });

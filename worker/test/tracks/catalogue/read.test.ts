@@ -6,7 +6,9 @@ import { expectProblem } from "../../support/problem.ts";
 import { ids, json } from "./support.ts";
 
 const PUBLIC_KEYS = [
+  "album",
   "albumId",
+  "albumPosition",
   "artist",
   "artistId",
   "cover",
@@ -50,7 +52,9 @@ describe("GET /api/v1/tracks", () => {
       artistId: artist.id,
       albumId: null,
       cover: null,
-      artist: { id: artist.id, username: artist.username, avatar: null },
+      album: null,
+      albumPosition: null,
+      artist: { id: artist.id, username: artist.username, displayName: null, avatar: null },
     });
   });
 

@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 export const publicArtistColumns = {
   id: artists.id,
   username: artists.username,
+  displayName: artists.displayName,
   bio: artists.bio,
   avatar: artists.avatar,
   backgroundImage: artists.backgroundImage,

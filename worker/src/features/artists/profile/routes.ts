@@ -84,7 +84,7 @@ const update = ownerUpdateRoute({
   tags,
   summary: "Update the own profile",
   description:
-    "JSON `{username?, bio?}`, or multipart/form-data with the same fields plus `avatar` and/or `backgroundImage` files (PNG, JPEG or WebP recognised by content, ≤ 5 MB each). At least one field. Username rules as at registration; a taken username answers 409. Images get new `/static/avatars/…` and `/static/backgrounds/…` paths; the replaced ones are deleted.",
+    "JSON `{username?, displayName?, bio?}`, or multipart/form-data with the same fields plus `avatar` and/or `backgroundImage` files (PNG, JPEG or WebP recognised by content, ≤ 5 MB each). At least one field. Username rules as at registration; a taken username answers 409. `displayName`: the name shown to people (spaces and any script), trimmed and Unicode-normalised (NFC), inner whitespace collapsed, 1–50 characters without control or invisible characters; null (in multipart: an empty value) removes it. It need not be unique; search finds the artist by it. Images get new `/static/avatars/…` and `/static/backgrounds/…` paths; the replaced ones are deleted.",
   params: ArtistIdParams,
   body: { json: ArtistUpdateJson, form: ArtistUpdateForm, limit: UPDATE_LIMIT },
   answer: { schema: ArtistDto, description: "The updated profile." },
@@ -114,8 +114,11 @@ export const artistProfileRoutes = newRouter()
     const { id } = c.req.valid("param");
     assertOwner(c.var.deps.principal, id, "profile");
     const form = isMultipart(c) ? c.req.valid("form") : undefined;
-    const { username, bio } = form ?? c.req.valid("json");
-    const input = await readUpdate({ username, bio }, form, ["avatar", "backgroundImage"]);
+    const { username, displayName, bio } = form ?? c.req.valid("json");
+    const input = await readUpdate({ username, displayName, bio }, form, [
+      "avatar",
+      "backgroundImage",
+    ]);
     return c.json(await updateArtist(c.var.deps, id, input), 200);
   })
   .openapi(remove, async (c) => {

@@ -1,11 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { MediaPath, Timestamp, uuidParam } from "../../../validation/common.ts";
-import { Username } from "../../auth/schema.ts";
+import { DisplayName, DisplayNameOut, Username } from "../../auth/schema.ts";
 
 export const ArtistDto = z
   .object({
     id: z.uuid(),
     username: z.string().openapi({ example: "daft.punk" }),
+    displayName: DisplayNameOut,
     bio: z.string().openapi({ example: "French electronic duo." }),
     avatar: MediaPath,
     backgroundImage: MediaPath,
@@ -52,12 +53,21 @@ export const Bio = z
   .openapi({ example: "French electronic duo." });
 
 export const ArtistUpdateJson = z
-  .object({ username: Username.optional(), bio: Bio.optional() })
+  .object({
+    username: Username.optional(),
+    displayName: DisplayName.nullable().optional(),
+    bio: Bio.optional(),
+  })
   .openapi("ArtistUpdate");
 
 export const ArtistUpdateForm = z
   .object({
     username: Username.optional(),
+    // A form field cannot be null: an empty value removes the display name.
+    displayName: z
+      .union([z.literal("").transform(() => null), DisplayName])
+      .optional()
+      .openapi({ type: "string", description: "An empty value removes the display name." }),
     bio: Bio.optional(),
     avatar: z
       .any()

@@ -82,6 +82,7 @@ export async function getArtist(
 
 export interface ArtistUpdate {
   username?: string | undefined;
+  displayName?: string | null | undefined;
   bio?: string | undefined;
   avatar?: Image | undefined;
   backgroundImage?: Image | undefined;
@@ -107,6 +108,7 @@ export async function updateArtist(
   };
   const fields = {
     ...(update.username !== undefined ? { username: update.username } : {}),
+    ...(update.displayName !== undefined ? { displayName: update.displayName } : {}),
     ...(update.bio !== undefined ? { bio: update.bio } : {}),
   };
   const { db } = ctx;

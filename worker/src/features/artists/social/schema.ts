@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MediaPath, Timestamp } from "../../../validation/common.ts";
+import { DisplayNameOut } from "../../auth/schema.ts";
 import { ArtistDto } from "../profile/schema.ts";
 
 const Uuid = z.uuid().openapi({ example: "0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192" });
@@ -9,7 +10,13 @@ const FollowerCount = z
   .openapi("FollowerCount");
 
 export const FollowStateDto = z
-  .object({ id: Uuid, username: Username, avatar: MediaPath, _count: FollowerCount })
+  .object({
+    id: Uuid,
+    username: Username,
+    displayName: DisplayNameOut,
+    avatar: MediaPath,
+    _count: FollowerCount,
+  })
   .openapi("ArtistFollowState", {
     description: "The artist with its follower count as of the moment after the change.",
   });

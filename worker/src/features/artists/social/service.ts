@@ -43,6 +43,7 @@ const followRow = (ctx: SocialDeps, artistId: string) =>
     .select({
       id: artists.id,
       username: artists.username,
+      displayName: artists.displayName,
       avatar: artists.avatar,
       followers: countOf(follows),
     })

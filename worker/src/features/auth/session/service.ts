@@ -67,6 +67,7 @@ export function toAccount(
   const common = {
     id: p.id,
     username: p.username,
+    displayName: p.displayName,
     emailVerified: p.emailVerifiedAt !== null,
     twoFactorEnabled: row.twoFactorEnabled === true,
     createdAt: p.createdAt.toISOString(),

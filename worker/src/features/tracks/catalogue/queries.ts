@@ -1,5 +1,5 @@
 import { playbackGainDb } from "@edge-music/contracts";
-import { albums, artists, type Queryable, tracks } from "@edge-music/db";
+import { albums, artists, type Queryable, qualified, tracks } from "@edge-music/db";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { offsetOf, type Page } from "../../../validation/common.ts";
 import type { OwnTrackView, TrackView } from "./schema.ts";
@@ -12,10 +12,17 @@ export const PUBLIC_TRACK_COLUMNS = {
   duration: tracks.duration,
   artistId: tracks.artistId,
   albumId: tracks.albumId,
+  albumPosition: tracks.albumPosition,
+  // A scalar subquery (the primary key finds it): every query of these columns gets the album's
+  // title without a join of its own.
+  albumTitle: sql<
+    string | null
+  >`(select ${qualified(albums.title)} from ${albums} where ${qualified(albums.id)} = ${qualified(tracks.albumId)})`,
   createdAt: tracks.createdAt,
   loudnessLufs: tracks.loudnessLufs,
   truePeakDbtp: tracks.truePeakDbtp,
   artistUsername: artists.username,
+  artistDisplayName: artists.displayName,
   artistAvatar: artists.avatar,
 };
 
@@ -38,10 +45,13 @@ interface PublicRow {
   duration: number | null;
   artistId: string;
   albumId: string | null;
+  albumPosition: number | null;
+  albumTitle: string | null;
   createdAt: Date;
   loudnessLufs: number | null;
   truePeakDbtp: number | null;
   artistUsername: string;
+  artistDisplayName: string | null;
   artistAvatar: string | null;
 }
 type OwnRow = NonNullable<Awaited<ReturnType<typeof findTrack>>>;
@@ -53,7 +63,14 @@ export const toTrackDto = (row: PublicRow): TrackView => ({
   duration: row.duration,
   artistId: row.artistId,
   albumId: row.albumId,
-  artist: { id: row.artistId, username: row.artistUsername, avatar: row.artistAvatar },
+  album: row.albumId && row.albumTitle !== null ? { id: row.albumId, title: row.albumTitle } : null,
+  albumPosition: row.albumId ? row.albumPosition : null,
+  artist: {
+    id: row.artistId,
+    username: row.artistUsername,
+    displayName: row.artistDisplayName,
+    avatar: row.artistAvatar,
+  },
   loudness:
     row.loudnessLufs === null
       ? null
@@ -99,17 +116,21 @@ export interface TrackFilter {
 
 /**
  * READY tracks only: what anyone may list. Newest first for the catalogue and an artist's
- * page; oldest first (the order they were added) inside an album. Ties break on id, so pages
- * never overlap or skip.
+ * page; in album order inside an album (the artist's order, then the order they were added).
+ * Ties break on id, so pages never overlap or skip. The query, to await or to send in a batch;
+ * its rows go through `toTrackDto`.
  */
-/** The query of `readyTracks`, to await or to send in a batch; its rows go through `toTrackDto`. */
 export function readyTracksQuery(
   db: Queryable,
   filter: TrackFilter,
-  order: "newest" | "oldest",
+  order: "newest" | "album",
   page?: Page,
 ) {
   const direction = order === "newest" ? desc : asc;
+  const orderBy =
+    order === "album"
+      ? [asc(tracks.albumPosition), asc(tracks.createdAt), asc(tracks.id)]
+      : [direction(tracks.createdAt), direction(tracks.id)];
   const query = db
     .select(PUBLIC)
     .from(tracks)
@@ -121,7 +142,7 @@ export function readyTracksQuery(
         filter.albumId ? eq(tracks.albumId, filter.albumId) : undefined,
       ),
     )
-    .orderBy(direction(tracks.createdAt), direction(tracks.id))
+    .orderBy(...orderBy)
     .$dynamic();
   return page ? query.limit(page.limit).offset(offsetOf(page)) : query;
 }
@@ -129,7 +150,7 @@ export function readyTracksQuery(
 export async function readyTracks(
   db: Queryable,
   filter: TrackFilter,
-  order: "newest" | "oldest",
+  order: "newest" | "album",
   page?: Page,
 ): Promise<TrackView[]> {
   return (await readyTracksQuery(db, filter, order, page)).map(toTrackDto);

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MediaPath, PageQuery, Timestamp } from "../../../validation/common.ts";
+import { DisplayNameOut } from "../../auth/schema.ts";
 
 const Uuid = z.uuid().openapi({ example: "0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192" });
 
@@ -19,8 +20,17 @@ export const CoverFile = z.any().optional().openapi({
 });
 
 export const TrackArtistDto = z
-  .object({ id: Uuid, username: z.string().openapi({ example: "nightdrive" }), avatar: MediaPath })
+  .object({
+    id: Uuid,
+    username: z.string().openapi({ example: "nightdrive" }),
+    displayName: DisplayNameOut,
+    avatar: MediaPath,
+  })
   .openapi("TrackArtist");
+
+export const TrackAlbumDto = z
+  .object({ id: Uuid, title: z.string().openapi({ example: "Night Drive" }) })
+  .openapi("TrackAlbum");
 
 export const TrackDto = z
   .object({
@@ -33,6 +43,14 @@ export const TrackDto = z
     }),
     artistId: Uuid,
     albumId: Uuid.nullable().openapi({ description: "Null for a single." }),
+    album: TrackAlbumDto.nullable().openapi({
+      description: "The album it is on; null for a single.",
+    }),
+    albumPosition: z.number().int().min(1).nullable().openapi({
+      description:
+        "Its place in the album (1, 2, …; the artist may reorder them); null for a single. Two tracks added to an album at the same moment may share a place.",
+      example: 3,
+    }),
     artist: TrackArtistDto,
     loudness: z
       .object({
