@@ -201,6 +201,8 @@ describe("the player's queue", () => {
       await page.getByRole("button", { name: `Add ${b} to the queue` }).click();
       await notice(page, `Added ${b} to the queue.`);
       await page.getByRole("button", { name: "Queue (2)" }).waitFor();
+      // Polite news, no alert: the page has none (an empty alert region counts as one).
+      expect(await page.getByRole("alert").count()).toBe(0);
       // Nothing plays: no stream was even loaded.
       await page.waitForTimeout(500);
       expect(await nowPlaying(page)).toBe("Nothing playing");

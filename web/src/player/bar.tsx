@@ -149,7 +149,11 @@ export function PlayerBar() {
   );
 }
 
-/** The live regions of the player's notices, the latest shown a while above the bar. */
+/**
+ * The player's notices, the latest shown a while above the bar: a polite live region always in
+ * the page (so its news are read), and an alert only while it has one (inserted with its
+ * sentence, it is read at once; an empty alert would count as one on every page).
+ */
 function Notice() {
   const { text, n, alert } = announcement.value;
   const [shown, setShown] = useState(0);
@@ -166,9 +170,11 @@ function Notice() {
       <div role="status" class={visible && !alert ? "notice" : "visually-hidden"}>
         {!alert && notice}
       </div>
-      <div role="alert" class={visible && alert ? "notice error" : "visually-hidden"}>
-        {alert && notice}
-      </div>
+      {alert && visible && (
+        <div role="alert" class="notice error">
+          {notice}
+        </div>
+      )}
     </>
   );
 }
