@@ -40,6 +40,11 @@ const withId = (trackId: string, liked: boolean): ReadonlySet<string> => {
   return next;
 };
 
+/** Once every like or unlike sent so far has its answer (a list of likes read after sees them). */
+export async function likesSent(): Promise<void> {
+  await Promise.allSettled([...sending.values()]);
+}
+
 /** Likes or unlikes at once on screen; back as it was if the API refuses. */
 export function setLiked(trackId: string, liked: boolean): Promise<void> {
   likedIds.value = withId(trackId, liked);
@@ -54,6 +59,10 @@ export function setLiked(trackId: string, liked: boolean): Promise<void> {
   };
   const done = (sending.get(trackId) ?? Promise.resolve()).catch(() => undefined).then(send);
   sending.set(trackId, done);
+  const forget = () => {
+    if (sending.get(trackId) === done) sending.delete(trackId);
+  };
+  done.then(forget, forget);
   return done.catch((error: unknown) => {
     likedIds.value = withId(trackId, !liked);
     throw error;

@@ -4,6 +4,7 @@ import { api, unwrap } from "../../api.ts";
 import { artistCard, type Card, Cards, playlistCard } from "../../ui/cards.tsx";
 import { plural } from "../../ui/format.ts";
 import { PageTitle } from "../../ui/headings.tsx";
+import { likesSent } from "../../ui/likes.ts";
 import { type Paged, PagedList, usePaged } from "../../ui/paged.tsx";
 import { TrackList } from "../../ui/track-list.tsx";
 import { ListenerOnly } from "./listener-only.tsx";
@@ -21,9 +22,15 @@ export function Liked() {
 function LikedPage() {
   const client = api("user");
   const tracks = usePaged(
+    // A heart pressed just before coming here: its like is in the list.
     (page, signal) =>
-      client
-        .GET("/api/v1/tracks/me/liked", { params: { query: { page, limit: LIKED_PAGE } }, signal })
+      likesSent()
+        .then(() =>
+          client.GET("/api/v1/tracks/me/liked", {
+            params: { query: { page, limit: LIKED_PAGE } },
+            signal,
+          }),
+        )
         .then(unwrap),
     LIKED_PAGE,
     (track) => track.id,
