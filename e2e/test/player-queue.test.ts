@@ -33,6 +33,8 @@ let stack: LocalStack;
 let browser: Browser;
 let work: string;
 let seeded: { artistId: string; artist: string; tracks: { id: string; title: string }[] };
+/** The seeded artist's display name (its username is e2e_…). */
+let shownAs: string;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "edge-music-e2e-queue-"));
@@ -43,10 +45,12 @@ beforeAll(async () => {
     makeMp3Source(mp3, TRACK_SECONDS),
   ]);
   const tag = crypto.randomUUID().slice(0, 6);
+  shownAs = `Grove Ensemble ${tag}`;
   seeded = await readyTracks(
     stack.apiUrl,
     mp3,
     ["Alder", "Birch", "Cedar", "Dogwood"].map((tree) => `${tree} ${tag}`),
+    shownAs,
   );
 });
 
@@ -137,6 +141,29 @@ describe("the player's queue", () => {
       await page.getByRole("button", { name: "Queue (1)" }).waitFor();
       expect(await nowPlaying(page)).toBe(first);
       expect((await audioState(page)).paused).toBe(false);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("the player names an artist by the display name: the rows, the bar, the queue, the lock screen", async () => {
+    const { page, context, problems } = await openWatched(browser, stack.apiUrl);
+    try {
+      const [track] = seeded.tracks;
+      await page.goto(`${stack.apiUrl}/search?q=${encodeURIComponent(track?.title ?? "")}`);
+      const found = page.getByRole("list", { name: "Tracks found" });
+      await found.getByRole("link", { name: shownAs }).first().waitFor({ timeout: 15_000 });
+      await found.getByRole("button", { name: `Play ${track?.title}` }).click();
+      await expect.poll(() => nowPlaying(page)).toBe(track?.title);
+      const bar = page.getByRole("region", { name: "Player" });
+      await bar.getByRole("link", { name: shownAs }).waitFor();
+      await expect
+        .poll(() => page.evaluate(() => navigator.mediaSession.metadata?.artist))
+        .toBe(shownAs);
+      await page.getByRole("button", { name: "Queue (1)" }).click();
+      expect(await queueList(page).textContent()).toContain(shownAs);
+      expect(await queueList(page).textContent()).not.toContain(seeded.artist);
       expect(problems).toEqual([]);
     } finally {
       await context.close();

@@ -120,11 +120,12 @@ export const audioState = (page: Page) =>
     return { time: audio?.currentTime ?? 0, paused: audio?.paused ?? true };
   });
 
-/** A new artist's READY tracks of these titles, all from one source file. */
+/** A new artist (with a display name, if given) and its READY tracks of these titles, from one file. */
 export async function readyTracks(
   apiUrl: string,
   source: string,
   titles: string[],
+  displayName?: string,
 ): Promise<{ artistId: string; artist: string; tracks: { id: string; title: string }[] }> {
   const artist = await registerArtist(apiUrl);
   const uploaded = await Promise.all(
@@ -133,6 +134,13 @@ export async function readyTracks(
   await Promise.all(uploaded.map(({ track }) => waitUntilReady(apiUrl, artist, track.id, 120_000)));
   const me = (await artist.api.GET("/api/v1/artists/auth/me")).data;
   if (!me) throw new Error("the new artist cannot read itself");
+  if (displayName !== undefined) {
+    const named = await artist.api.PUT("/api/v1/artists/{id}", {
+      params: { path: { id: me.id } },
+      body: { displayName },
+    });
+    if (!named.response.ok) throw new Error(`no display name: ${named.response.status}`);
+  }
   return {
     artistId: me.id,
     artist: me.username,

@@ -427,9 +427,8 @@ export class Player {
       const state = this.state.value;
       const current = state.items[state.index];
       if (current && current.id === t.id && !current.artist) {
-        // `displayName` where the API sends it (typed loosely: older answers have none).
-        const { id, username, displayName } = t.artist as QueueItem["artist"] & object;
-        const artist = { id, username, ...(displayName !== undefined ? { displayName } : {}) };
+        const { id, username, displayName } = t.artist;
+        const artist = { id, username, displayName };
         const complete = { ...current, artist };
         const items = state.items.map((q, j) => (j === state.index ? complete : q));
         this.state.value = { ...state, items };
