@@ -1554,7 +1554,7 @@ export interface paths {
         put?: never;
         /**
          * Convert a failed track again
-         * @description Owner only. Queues the conversion of a FAILED track again from its uploaded file, which is kept for 7 days after the failure (then removed, and `processingError` says so): the track is PROCESSING again with a clean record (`processingError` null, `processingAttempts` 0, 5 attempts as for an upload) and the answer is 202 with it. 409 for a track in any other state, or whose uploaded file is no longer kept (upload it again). Another artist's track: 403; unknown: 404. If the queue is unreachable: 503 and the track stays FAILED as it was.
+         * @description Owner only. Queues the conversion of a FAILED track again from its uploaded file, which is kept for 7 days after the failure (then removed, and `processingError` says so): the track is PROCESSING again with a clean record (`processingError` null, `processingAttempts` 0, 5 attempts as for an upload) and the answer is 202 with it. 409 for a track in any other state, or whose uploaded file is no longer kept (upload it again), or whose file itself is at fault (`sourceUnreadable: true` on the track: not decodable as audio, no audio stream, too long): converting it again would fail the same way, so the 409 says why (`processingError`) and to upload another file, with `sourceUnreadable: true` in the problem. Another artist's track: 403; unknown: 404. If the queue is unreachable: 503 and the track stays FAILED as it was.
          */
         post: operations["retryTrackConversion"];
         delete?: never;
@@ -2431,6 +2431,8 @@ export interface components {
             processingStatus: components["schemas"]["ProcessingStatus"];
             /** @description What went wrong in the last failed conversion attempt; null otherwise. */
             processingError: string | null;
+            /** @description The last conversion failed for good because of the file itself (not decodable as audio, no audio stream, too long): POST /tracks/{id}/retry is refused; upload another file. */
+            sourceUnreadable: boolean;
             /** @example 1 */
             processingAttempts: number;
             /**

@@ -1,5 +1,14 @@
 import { relations, sql } from "drizzle-orm";
-import { doublePrecision, index, integer, pgEnum, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  text,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { albums } from "./albums";
 import { artists } from "./artists";
 import { createdAt, primaryId, timestamptz, updatedAt } from "./columns";
@@ -28,6 +37,9 @@ export const tracks = pgTable(
     duration: doublePrecision("duration"),
     processingStatus: processingStatus("processing_status").notNull().default("PROCESSING"),
     processingError: text("processing_error"),
+    // The last conversion failed for good because of the file itself (it cannot be decoded, has
+    // no audio, is too long): converting it again would fail the same way (ADR 0015).
+    sourceUnreadable: boolean("source_unreadable").notNull().default(false),
     processingAttempts: integer("processing_attempts").notNull().default(0),
     processingStartedAt: timestamptz("processing_started_at"),
     processingFinishedAt: timestamptz("processing_finished_at"),

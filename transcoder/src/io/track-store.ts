@@ -156,13 +156,15 @@ export function trackStore(db: Database) {
     },
 
     /**
-     * A failed attempt (job/attempt.ts): its reason, and FAILED when `final`. A READY track is
-     * never touched: its files are still served.
+     * A failed attempt (job/attempt.ts): its reason, and FAILED when `final`, marked
+     * `source_unreadable` when the file itself is at fault (`badInput`: the Worker then refuses to
+     * convert it again). A READY track is never touched: its files are still served.
      */
     async recordFailure(
       trackId: string,
       reason: string,
       final: boolean,
+      badInput = false,
     ): Promise<TrackState | undefined> {
       const [row] = await db
         .update(tracks)
@@ -172,6 +174,7 @@ export function trackStore(db: Database) {
                 processingStatus: "FAILED",
                 processingError: reason,
                 processingFinishedAt: new Date(),
+                sourceUnreadable: badInput,
               }
             : { processingError: reason },
         )

@@ -168,7 +168,7 @@ async function failAttempt(
     error: (error as Error).message,
   });
   await ctx.store
-    .recordFailure(trackId, reason, final)
+    .recordFailure(trackId, reason, final, permanent)
     .then((state) => ctx.publish(trackId, state))
     .catch((dbError: unknown) =>
       log.error("failure not recorded", { trackId, error: (dbError as Error).message }),

@@ -132,6 +132,8 @@ describe.concurrent("a source that can never convert", () => {
       const row = await settle(track);
 
       expect(row.processingStatus).toBe("FAILED");
+      // The file is at fault: the Worker refuses to convert it again.
+      expect(row.sourceUnreadable).toBe(true);
       expect(row.processingError).toMatch(reason);
       expect(row.processingError).not.toMatch(/\n|\/tmp|at .*\.ts/);
       // One sentence the artist can read.

@@ -25,6 +25,7 @@ const PROCESSING_KEYS = [
   "processingProgress",
   "processingStartedAt",
   "processingStatus",
+  "sourceUnreadable",
 ];
 
 /** One artist with READY tracks made in order (oldest first) and one of each other state. */

@@ -72,6 +72,35 @@ describe("POST /api/v1/tracks/{id}/retry", () => {
     expect((await rowOf(gone.id))?.processingStatus).toBe("FAILED");
   });
 
+  it("refuses a file that cannot be converted, saying why and to upload another (409)", async () => {
+    const artist = await registerAccount("artist");
+    const reason = "The file could not be decoded as audio: its audio format is not supported.";
+    const track = await insertTrack(artist.id, {
+      processingStatus: "FAILED",
+      processingError: reason,
+      processingAttempts: 1,
+      sourceUnreadable: true,
+      sourceKey: `tracks/${crypto.randomUUID()}/source/${FILE}`,
+      sourceFileName: FILE,
+    });
+    const own = await artist.client.get(`/api/v1/tracks/${track.id}`);
+    expect(await own.json()).toMatchObject({ sourceUnreadable: true, processingError: reason });
+    const problem = await expectProblem(
+      await artist.client.post(`/api/v1/tracks/${track.id}/retry`),
+      409,
+      "CONFLICT",
+    );
+    expect(problem.detail).toContain(reason);
+    expect(problem.detail).toMatch(/upload another file/);
+    expect(problem.sourceUnreadable).toBe(true);
+    expect(await rowOf(track.id)).toMatchObject({
+      processingStatus: "FAILED",
+      processingError: reason,
+      processingAttempts: 1,
+    });
+    expect(await conversionJob(track.id, FILE)).toBeFalsy();
+  });
+
   it("is the owner's alone: 403 for another artist or a listener, 404 unknown, 401 anonymous", async () => {
     const owner = await registerAccount("artist");
     const track = await failedTrack(owner.id);

@@ -86,6 +86,10 @@ export const OwnTrackDto = TrackDto.extend({
   processingError: z.string().nullable().openapi({
     description: "What went wrong in the last failed conversion attempt; null otherwise.",
   }),
+  sourceUnreadable: z.boolean().openapi({
+    description:
+      "The last conversion failed for good because of the file itself (not decodable as audio, no audio stream, too long): POST /tracks/{id}/retry is refused; upload another file.",
+  }),
   processingAttempts: z.number().int().openapi({ example: 1 }),
   processingStartedAt: Timestamp.nullable(),
   processingFinishedAt: Timestamp.nullable(),

@@ -140,6 +140,7 @@ export async function retryConversion(
         sourceKey: tracks.sourceKey,
         sourceFileName: tracks.sourceFileName,
         error: tracks.processingError,
+        unreadable: tracks.sourceUnreadable,
         attempts: tracks.processingAttempts,
         startedAt: tracks.processingStartedAt,
         finishedAt: tracks.processingFinishedAt,
@@ -161,6 +162,7 @@ export async function retryConversion(
           eq(tracks.id, id),
           eq(tracks.artistId, ctx.principal.id),
           eq(tracks.processingStatus, "FAILED"),
+          eq(tracks.sourceUnreadable, false),
           isNotNull(tracks.sourceKey),
           isNotNull(tracks.sourceFileName),
         ),
@@ -173,6 +175,12 @@ export async function retryConversion(
   if (before.status !== "FAILED") {
     throw new ConflictError(
       `Only a FAILED track is converted again; this one is ${before.status}.`,
+    );
+  }
+  if (before.unreadable) {
+    throw new ConflictError(
+      `This file cannot be converted: ${before.error ?? "it could not be read as audio."} Converting it again would fail the same way; upload another file.`,
+      { extensions: { sourceUnreadable: true } },
     );
   }
   if (restarted.length === 0 || !before.sourceKey || !before.sourceFileName || !view) {
