@@ -1,5 +1,10 @@
 import { type FileHandle, open } from "node:fs/promises";
-import { AUDIO_SNIFF_BYTES, type AudioFormat, sniffAudio } from "@edge-music/contracts";
+import {
+  ACCEPTED_AUDIO_LIST,
+  AUDIO_SNIFF_BYTES,
+  type AudioFormat,
+  sniffAudio,
+} from "@edge-music/contracts";
 import { BadInputError } from "./bad-input.ts";
 
 /** ID3v2's header (and footer) size. */
@@ -45,7 +50,7 @@ export async function sniffSource(file: string): Promise<AudioFormat> {
     if (bytes.length === 0) throw new BadInputError("the uploaded file is empty");
     const format = sniffAudio(bytes);
     if (format === null) {
-      throw new BadInputError("not a readable audio file (not MP3, WAV, FLAC, M4A, OGG or Opus)");
+      throw new BadInputError(`not a readable audio file (not ${ACCEPTED_AUDIO_LIST})`);
     }
     let position = 0;
     for (let tags = 0; tags < MAX_TAGS; tags++) {
