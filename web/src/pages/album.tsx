@@ -1,7 +1,9 @@
-// An album: its READY tracks in order, playable as a whole.
+// An album: its READY tracks in album order and numbered, their running time, the artist's words
+// about it; playable as a whole.
 import { api, unwrap } from "../api.ts";
 import { player } from "../player/engine.ts";
 import { Cover } from "../ui/cover.tsx";
+import { formatTotal, plural, shownName } from "../ui/format.ts";
 import { PageTitle } from "../ui/headings.tsx";
 import { ErrorMessage, Loading } from "../ui/messages.tsx";
 import { useResource } from "../ui/resource.ts";
@@ -32,8 +34,12 @@ function AlbumView({ id }: { id: string }) {
           <p class="muted small">Album{a.releasedAt ? ` · ${a.releasedAt}` : ""}</p>
           <PageTitle title={a.title}>{a.title}</PageTitle>
           <p>
-            <a href={`/artists/${a.artistId}`}>{a.artist.username}</a>
+            <a href={`/artists/${a.artistId}`}>{shownName(a.artist)}</a>
           </p>
+          <p class="muted small">
+            {plural(a.tracks.length, "track")} · {formatTotal(a.tracks.map((t) => t.duration))}
+          </p>
+          {a.description && <p class="description">{a.description}</p>}
           <button
             type="button"
             class="primary"
@@ -44,7 +50,17 @@ function AlbumView({ id }: { id: string }) {
           </button>
         </div>
       </header>
-      <TrackList tracks={a.tracks} label={`Tracks of ${a.title}`} />
+      <TrackList
+        tracks={a.tracks}
+        label={`Tracks of ${a.title}`}
+        // The number comes last in the row and is shown first (styles.css): the list's rows have
+        // no place of their own for it. Screen readers hear the list's own positions instead.
+        actions={(_, i) => (
+          <span class="muted track-number" aria-hidden="true">
+            {a.tracks[i]?.albumPosition ?? i + 1}
+          </span>
+        )}
+      />
     </>
   );
 }

@@ -6,7 +6,7 @@ import { account } from "../session.ts";
 import { useAction } from "../ui/action.ts";
 import { albumCard, Cards } from "../ui/cards.tsx";
 import { Cover } from "../ui/cover.tsx";
-import { plural } from "../ui/format.ts";
+import { plural, shownName } from "../ui/format.ts";
 import { PageTitle } from "../ui/headings.tsx";
 import { ErrorMessage, Loading } from "../ui/messages.tsx";
 import { PagedList, usePaged } from "../ui/paged.tsx";
@@ -58,19 +58,14 @@ function ArtistView({ id }: { id: string }) {
   if (profile.error) return <ErrorMessage error={profile.error} />;
   const artist = profile.data;
   if (!artist) return <Loading />;
+  const name = shownName(artist);
   return (
     <>
       <ArtistHeader artist={artist} tracks={tracks.rows ?? []} />
       <section aria-labelledby="artist-tracks">
         <h2 id="artist-tracks">Tracks</h2>
         <PagedList list={tracks} focus="li button:first-of-type">
-          {(rows) => (
-            <TrackList
-              tracks={rows}
-              label={`Tracks of ${artist.username}`}
-              artistName={artist.username}
-            />
-          )}
+          {(rows) => <TrackList tracks={rows} label={`Tracks of ${name}`} artistName={name} />}
         </PagedList>
       </section>
       <section aria-labelledby="artist-albums">
@@ -78,7 +73,7 @@ function ArtistView({ id }: { id: string }) {
         <PagedList list={albums} focus="a">
           {(rows) => (
             <Cards
-              label={`Albums of ${artist.username}`}
+              label={`Albums of ${name}`}
               empty="No albums yet."
               items={rows.map((a) => albumCard(a, a.releasedAt?.slice(0, 4)))}
             />
@@ -97,12 +92,14 @@ type Artist = components["schemas"]["ArtistWithViewer"];
  */
 function ArtistHeader({ artist, tracks }: { artist: Artist; tracks: TrackLike[] }) {
   const [counts, setCounts] = useState(artist._count);
+  const name = shownName(artist);
   return (
     <header class="profile">
-      <Cover src={artist.avatar} size={128} alt={`${artist.username}'s picture`} />
+      <Cover src={artist.avatar} size={128} alt={`${name}'s picture`} />
       <div>
         <p class="muted small">Artist</p>
-        <PageTitle title={artist.username}>{artist.username}</PageTitle>
+        <PageTitle title={name}>{name}</PageTitle>
+        <p class="muted">@{artist.username}</p>
         <p class="muted small">
           {plural(counts.followers, "follower")} · {plural(counts.likes, "like")}
         </p>
@@ -112,9 +109,7 @@ function ArtistHeader({ artist, tracks }: { artist: Artist; tracks: TrackLike[] 
             type="button"
             class="primary"
             disabled={tracks.length === 0}
-            onClick={() =>
-              void player.playQueue(tracks.map((t) => toQueueItem(t, artist.username)))
-            }
+            onClick={() => void player.playQueue(tracks.map((t) => toQueueItem(t, name)))}
           >
             Play all
           </button>
@@ -122,7 +117,7 @@ function ArtistHeader({ artist, tracks }: { artist: Artist; tracks: TrackLike[] 
             <FollowAndLike
               key={artist.id}
               artistId={artist.id}
-              name={artist.username}
+              name={name}
               viewer={artist.viewer}
               onCount={(count) => setCounts((c) => ({ ...c, ...count }))}
             />
@@ -130,7 +125,7 @@ function ArtistHeader({ artist, tracks }: { artist: Artist; tracks: TrackLike[] 
           {account.value === null && (
             // A visitor: the same two, by way of the sign-in and back here.
             <>
-              <SignInFirst class="button">Follow {artist.username}</SignInFirst>
+              <SignInFirst class="button">Follow {name}</SignInFirst>
               <SignInFirst class="button">Like</SignInFirst>
             </>
           )}

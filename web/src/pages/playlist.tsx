@@ -73,8 +73,14 @@ function PlaylistView({ id }: { id: string }) {
           <PageTitle title={p.title}>{p.title}</PageTitle>
           {p.description && <p>{p.description}</p>}
           <p class="muted small">
-            {owner ? "Your playlist" : "A listener's playlist"} · {plural(p._count.tracks, "track")}{" "}
-            · {plural(p._count.likes, "like")}
+            {/* A listener is named by their display name alone, never by a username (it may
+                come from their email address): without one, no name. */}
+            {owner
+              ? "Your playlist"
+              : p.owner.displayName
+                ? `By ${p.owner.displayName}`
+                : "A listener's playlist"}{" "}
+            · {plural(p._count.tracks, "track")} · {plural(p._count.likes, "like")}
           </p>
           <div class="row">
             <button

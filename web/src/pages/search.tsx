@@ -8,7 +8,7 @@ import { api, type components, unwrap } from "../api.ts";
 import { useAction } from "../ui/action.ts";
 import { albumCard, artistCard, Cards, playlistCard } from "../ui/cards.tsx";
 import { useFocusAt } from "../ui/focus.ts";
-import { plural } from "../ui/format.ts";
+import { plural, shownName } from "../ui/format.ts";
 import { PageTitle } from "../ui/headings.tsx";
 import { ErrorMessage } from "../ui/messages.tsx";
 import { useResource } from "../ui/resource.ts";
@@ -95,7 +95,10 @@ export function Search() {
               first={data.artists}
               focus="a"
               render={(artists) => (
-                <Cards items={artists.map((a) => artistCard(a))} label="Artists found" />
+                <Cards
+                  items={artists.map((a) => artistCard(a, `@${a.username}`))}
+                  label="Artists found"
+                />
               )}
             />
             <FoundSection
@@ -106,7 +109,10 @@ export function Search() {
               first={data.albums}
               focus="a"
               render={(albums) => (
-                <Cards items={albums.map((a) => albumCard(a))} label="Albums found" />
+                <Cards
+                  items={albums.map((a) => albumCard(a, shownName(a.artist)))}
+                  label="Albums found"
+                />
               )}
             />
             <FoundSection

@@ -5,7 +5,7 @@ import { player } from "../player/engine.ts";
 import { account } from "../session.ts";
 import { useAction } from "../ui/action.ts";
 import { Cover } from "../ui/cover.tsx";
-import { formatTime } from "../ui/format.ts";
+import { formatTime, shownName } from "../ui/format.ts";
 import { PageTitle } from "../ui/headings.tsx";
 import { LikeButton } from "../ui/like-button.tsx";
 import { ErrorMessage, Loading } from "../ui/messages.tsx";
@@ -37,11 +37,11 @@ function TrackView({ id }: { id: string }) {
         <p class="muted small">Track · {formatTime(t.duration)}</p>
         <PageTitle title={t.title}>{t.title}</PageTitle>
         <p>
-          <a href={`/artists/${t.artistId}`}>{t.artist.username}</a>
-          {t.albumId && (
+          <a href={`/artists/${t.artistId}`}>{shownName(t.artist)}</a>
+          {t.album && (
             <>
               {" · "}
-              <a href={`/albums/${t.albumId}`}>Album</a>
+              <a href={`/albums/${t.album.id}`}>{t.album.title}</a>
             </>
           )}
         </p>

@@ -1,5 +1,6 @@
 // A grid of linked cards (artists, albums, playlists): a picture, a name, an optional line under.
 import { Cover } from "./cover.tsx";
+import { shownName } from "./format.ts";
 
 export interface Card {
   id: string;
@@ -29,13 +30,13 @@ export function Cards({ items, label, empty }: { items: Card[]; label: string; e
 
 /** Cards of the API's shapes. */
 export const artistCard = (
-  a: { id: string; username: string; avatar: string | null },
+  a: { id: string; username: string; displayName?: string | null; avatar: string | null },
   note?: string,
 ): Card => ({
   id: a.id,
   href: `/artists/${a.id}`,
   picture: a.avatar,
-  name: a.username,
+  name: shownName(a),
   note,
 });
 export const albumCard = (
