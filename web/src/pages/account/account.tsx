@@ -12,6 +12,7 @@ import { PageTitle } from "../../ui/headings.tsx";
 import { ErrorMessage } from "../../ui/messages.tsx";
 import { useResource } from "../../ui/resource.ts";
 import { EmailSection, PasswordSection } from "./credentials.tsx";
+import { DisplayNameSection } from "./display-name.tsx";
 import { SessionsSection } from "./sessions.tsx";
 import { TwoFactorSection } from "./two-factor.tsx";
 
@@ -74,6 +75,8 @@ function AccountPage({ current }: { current: SignedInAccount }) {
         </button>
       </div>
       <ErrorMessage error={leave.error} />
+      {/* An artist's display name is part of their public profile, in the studio. */}
+      {current.kind === "user" && <DisplayNameSection user={current.user} />}
       <SessionsSection kind={kind} sessions={sessions} />
       <TwoFactorSection
         kind={kind}
