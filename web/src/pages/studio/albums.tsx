@@ -1,4 +1,5 @@
-// The artist's albums: create one, rename one, delete one (its tracks stay, as singles).
+// The artist's albums: create one; edit one (title, date, description, cover) and its track
+// order; delete one (its tracks stay, as singles).
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, type components, unwrap } from "../../api.ts";
 import type { ArtistAccount } from "../../session.ts";
@@ -9,6 +10,8 @@ import { Field, Form } from "../../ui/form.tsx";
 import { PageTitle } from "../../ui/headings.tsx";
 import { ErrorMessage, Loading } from "../../ui/messages.tsx";
 import { useLatest, useResource } from "../../ui/resource.ts";
+import { AlbumEdit } from "./album-edit.tsx";
+import { AlbumOrder } from "./album-order.tsx";
 import { ArtistOnly, allPages } from "./shell.tsx";
 
 type AlbumSummary = components["schemas"]["AlbumSummary"];
@@ -87,9 +90,9 @@ function Albums({ artist }: { artist: ArtistAccount }) {
               <AlbumRow
                 key={album.id}
                 album={album}
-                onRenamed={(renamed) => {
-                  replace(renamed);
-                  setNews(`Album renamed to “${renamed.title}”.`);
+                onSaved={(saved) => {
+                  replace(saved);
+                  setNews(`Album “${saved.title}” saved.`);
                 }}
                 onDeleted={() => {
                   const index = latest.get().findIndex((a) => a.id === album.id);
@@ -106,16 +109,26 @@ function Albums({ artist }: { artist: ArtistAccount }) {
   );
 }
 
+/** What a row shows under it: nothing, its edit form, or its track order. */
+type Open = "none" | "edit" | "order";
+
 function AlbumRow({
   album,
-  onRenamed,
+  onSaved,
   onDeleted,
 }: {
   album: AlbumSummary;
-  onRenamed: (album: AlbumSummary) => void;
+  onSaved: (album: AlbumSummary) => void;
   onDeleted: () => void;
 }) {
-  const [renaming, setRenaming] = useState(false);
+  const [open, setOpen] = useState<Open>("none");
+  const editButton = useRef<HTMLButtonElement>(null);
+  const toggle = (which: Open) => setOpen(open === which ? "none" : which);
+  const closeEdit = () => {
+    setOpen("none");
+    // The form goes: its Edit button takes the focus back.
+    editButton.current?.focus();
+  };
   const { busy, error, run } = useAction();
   const path = { params: { path: { id: album.id } } };
   const remove = async () => {
@@ -136,11 +149,20 @@ function AlbumRow({
       </div>
       <button
         type="button"
-        aria-label={`Rename ${album.title}`}
-        aria-expanded={renaming}
-        onClick={() => setRenaming(!renaming)}
+        aria-label={`Edit ${album.title}`}
+        aria-expanded={open === "edit"}
+        ref={editButton}
+        onClick={() => toggle("edit")}
       >
-        Rename
+        Edit
+      </button>
+      <button
+        type="button"
+        aria-label={`Track order of ${album.title}`}
+        aria-expanded={open === "order"}
+        onClick={() => toggle("order")}
+      >
+        Track order
       </button>
       <button
         type="button"
@@ -152,30 +174,17 @@ function AlbumRow({
       >
         Delete
       </button>
-      {renaming && (
-        <div class="full">
-          <Form
-            label={`Rename ${album.title}`}
-            submit="Save"
-            onSubmit={async (data) => {
-              const body = { title: String(data.get(`title-${album.id}`) ?? "") };
-              const renamed = unwrap(
-                await api("artist").PUT("/api/v1/albums/{id}", { ...path, body }),
-              );
-              setRenaming(false);
-              onRenamed(renamed);
-            }}
-          >
-            <Field
-              label={`New title for “${album.title}”`}
-              name={`title-${album.id}`}
-              required
-              maxLength={200}
-              defaultValue={album.title}
-            />
-          </Form>
-        </div>
+      {open === "edit" && (
+        <AlbumEdit
+          album={album}
+          onClose={closeEdit}
+          onSaved={(saved) => {
+            closeEdit();
+            onSaved(saved);
+          }}
+        />
       )}
+      {open === "order" && <AlbumOrder albumId={album.id} title={album.title} />}
       <ErrorMessage error={error} />
     </li>
   );

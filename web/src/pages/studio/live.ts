@@ -49,13 +49,25 @@ const REOPENS = 3;
  */
 const POLL_MS = 5_000;
 
+/**
+ * The track as GET /tracks/{id} shows it to its owner: what a conversion measured and found
+ * (duration, embedded cover) comes with READY here, not in the live stream's states.
+ */
+export async function readOwnTrack(id: string, signal?: AbortSignal): Promise<OwnTrack> {
+  const track = unwrap(
+    await api("artist").GET("/api/v1/tracks/{id}", {
+      params: { path: { id } },
+      ...(signal ? { signal } : {}),
+    }),
+  );
+  if (!("processingStatus" in track)) throw new Error("the track was not read as its owner's");
+  return track;
+}
+
 /** The state fields of a track as GET /tracks/{id} shows them to its owner. */
 async function readState(id: string, signal: AbortSignal): Promise<TrackState> {
-  const track = unwrap(
-    await api("artist").GET("/api/v1/tracks/{id}", { params: { path: { id } }, signal }),
-  );
-  if (!isState(track)) throw new Error("the track was not read as its owner's");
-  const { processingStatus, processingProgress, processingError, processingAttempts } = track;
+  const { processingStatus, processingProgress, processingError, processingAttempts } =
+    await readOwnTrack(id, signal);
   return { processingStatus, processingProgress, processingError, processingAttempts };
 }
 

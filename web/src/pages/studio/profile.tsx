@@ -1,4 +1,4 @@
-// The artist's public profile: username, bio and picture, sent as one multipart PUT.
+// The artist's public profile: username, display name, bio and picture, sent as one multipart PUT.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, unwrap } from "../../api.ts";
 import { type ArtistAccount, signedIn } from "../../session.ts";
@@ -40,6 +40,9 @@ function Profile({ artist }: { artist: ArtistAccount }) {
     const form = new FormData();
     const username = String(data.get("username") ?? "").trim();
     if (username !== artist.username) form.set("username", username);
+    // The API trims and collapses spaces; an empty value removes the name.
+    const shown = String(data.get("displayName") ?? "").trim();
+    if (shown !== (artist.displayName ?? "")) form.set("displayName", shown);
     if (bio !== artist.bio) form.set("bio", bio);
     if (picture) {
       if (picture.size > PICTURE_MAX) throw new Error("The picture is larger than 5 MB.");
@@ -78,6 +81,14 @@ function Profile({ artist }: { artist: ArtistAccount }) {
             hint="3 to 30 letters, digits, dots, dashes or underscores."
             defaultValue={artist.username}
             autoComplete="username"
+          />
+          <Field
+            label="Display name"
+            name="displayName"
+            maxLength={50}
+            hint="The name people see, spaces allowed (at most 50 characters). Empty: your username is shown."
+            defaultValue={artist.displayName ?? ""}
+            autoComplete="nickname"
           />
           <div class="field">
             <label for="field-bio">Bio</label>

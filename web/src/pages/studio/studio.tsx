@@ -1,8 +1,9 @@
-// The studio's home: every own track in every state, converting ones followed live, failed ones
-// retried, any deleted.
+// The studio's home: every own track in every state, converting ones followed live (with what
+// the conversion found, at READY), edited (title, album, cover), failed ones retried, any deleted.
 import type { OwnTrack } from "@edge-music/client";
 import { useRef, useState } from "preact/hooks";
-import { api, unwrap } from "../../api.ts";
+import { api, type components, unwrap } from "../../api.ts";
+import type { ArtistAccount } from "../../session.ts";
 import { useAction } from "../../ui/action.ts";
 import { Cover } from "../../ui/cover.tsx";
 import { useFocusAt } from "../../ui/focus.ts";
@@ -10,14 +11,17 @@ import { formatTime } from "../../ui/format.ts";
 import { PageTitle } from "../../ui/headings.tsx";
 import { ErrorMessage, Loading } from "../../ui/messages.tsx";
 import { useLatest, useResource } from "../../ui/resource.ts";
-import { MAX_ATTEMPTS, retryConversion, statusText, useTrackState } from "./live.ts";
+import { MAX_ATTEMPTS, readOwnTrack, retryConversion, statusText, useTrackState } from "./live.ts";
 import { ArtistOnly, allPages } from "./shell.tsx";
+import { TrackEdit } from "./track-edit.tsx";
+
+type AlbumSummary = components["schemas"]["AlbumSummary"];
 
 export function Studio() {
-  return <ArtistOnly title="Your tracks">{() => <Tracks />}</ArtistOnly>;
+  return <ArtistOnly title="Your tracks">{(artist) => <Tracks artist={artist} />}</ArtistOnly>;
 }
 
-function Tracks() {
+function Tracks({ artist }: { artist: ArtistAccount }) {
   const tracks = useResource(
     (signal) =>
       allPages(async (page, limit) =>
@@ -29,6 +33,19 @@ function Tracks() {
         ),
       ),
     [],
+  );
+  // The albums a track can be moved to (the edit form's choice).
+  const albums = useResource(
+    (signal) =>
+      allPages(async (page, limit) =>
+        unwrap(
+          await api("artist").GET("/api/v1/artists/{id}/albums", {
+            params: { path: { id: artist.id }, query: { page, limit } },
+            signal,
+          }),
+        ),
+      ),
+    [artist.id],
   );
   // One polite announcement when a conversion ends, not one per progress step of every row.
   const [news, setNews] = useState("");
@@ -62,7 +79,8 @@ function Tracks() {
             <TrackRow
               key={track.id}
               track={track}
-              onFinal={(text) => setNews(`${track.title}: ${text}`)}
+              albums={albums.data}
+              onNews={setNews}
               onDeleted={() => deleted(track.id)}
             />
           ))}
@@ -73,19 +91,34 @@ function Tracks() {
 }
 
 function TrackRow({
-  track,
-  onFinal,
+  track: initial,
+  albums,
+  onNews,
   onDeleted,
 }: {
   track: OwnTrack;
-  onFinal: (text: string) => void;
+  albums: AlbumSummary[] | undefined;
+  onNews: (text: string) => void;
   onDeleted: () => void;
 }) {
-  const [state, setState] = useTrackState(track.id, track, (s) => onFinal(statusText(s)));
+  // The row's own copy: an edit's answer, or the track read again when its conversion ends.
+  const [track, setTrack] = useState(initial);
+  const [state, setState] = useTrackState(track.id, track, (s) => {
+    onNews(`${track.title}: ${statusText(s)}`);
+    // The duration and an embedded cover come with READY: read them, no reload needed.
+    if (s.processingStatus === "READY") readOwnTrack(track.id).then(setTrack, () => {});
+  });
+  const [editing, setEditing] = useState(false);
   const { busy, error, run } = useAction();
   const { title } = track;
   const path = { params: { path: { id: track.id } } };
   const deleteButton = useRef<HTMLButtonElement>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const closeEdit = () => {
+    setEditing(false);
+    // The form goes: its Edit button takes the focus back.
+    editButton.current?.focus();
+  };
   const retry = () =>
     run(async () => {
       setState(await retryConversion(track.id));
@@ -101,7 +134,7 @@ function TrackRow({
   };
   const { processingStatus: status, processingProgress: progress } = state;
   return (
-    <li class="track">
+    <li class="track wrap">
       <Cover src={track.cover} size={40} />
       <div class="track-text">
         {status === "READY" ? (
@@ -114,6 +147,7 @@ function TrackRow({
         <span class="row small">
           <span class={`status ${status}`}>{statusText(state)}</span>
           {status === "READY" && <span class="muted duration">{formatTime(track.duration)}</span>}
+          <span class="muted">{track.album ? `Album: ${track.album.title}` : "Single"}</span>
           {status === "PROCESSING" && state.processingAttempts > 1 && (
             <span class="muted">
               Attempt {state.processingAttempts} of {MAX_ATTEMPTS}
@@ -130,6 +164,15 @@ function TrackRow({
         )}
         <ErrorMessage error={error} />
       </div>
+      <button
+        type="button"
+        aria-label={`Edit ${title}`}
+        aria-expanded={editing}
+        ref={editButton}
+        onClick={() => (editing ? closeEdit() : setEditing(true))}
+      >
+        Edit
+      </button>
       {status === "FAILED" && (
         <button type="button" aria-label={`Retry ${title}`} aria-busy={busy} onClick={retry}>
           Retry
@@ -146,6 +189,18 @@ function TrackRow({
       >
         Delete
       </button>
+      {editing && (
+        <TrackEdit
+          track={track}
+          albums={albums}
+          onClose={closeEdit}
+          onSaved={(saved) => {
+            setTrack(saved);
+            closeEdit();
+            onNews(`Saved “${saved.title}”.`);
+          }}
+        />
+      )}
     </li>
   );
 }

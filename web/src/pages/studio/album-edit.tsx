@@ -1,0 +1,108 @@
+// An album's edit form in the studio: title, release date, description and cover.
+import { useEffect, useRef, useState } from "preact/hooks";
+import { api, type components, unwrap } from "../../api.ts";
+import { Field, Form, read } from "../../ui/form.tsx";
+import { CoverInput, checkImage } from "./cover-input.tsx";
+
+type AlbumSummary = components["schemas"]["AlbumSummary"];
+
+const DESCRIPTION_MAX = 2000;
+
+/**
+ * Opens with the focus on its first field; Escape or Cancel closes it. Only what changed is
+ * sent: JSON, or multipart when a cover goes with it (an empty date there removes the date).
+ */
+export function AlbumEdit({
+  album,
+  onSaved,
+  onClose,
+}: {
+  album: AlbumSummary;
+  onSaved: (album: AlbumSummary) => void;
+  onClose: () => void;
+}) {
+  const { id } = album;
+  const [cover, setCover] = useState<File | null>(null);
+  const [description, setDescription] = useState(album.description);
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => box.current?.querySelector<HTMLElement>("input")?.focus(), []);
+
+  const save = async (data: FormData) => {
+    const title = read(data, `album-title-${id}`).trim();
+    const releasedAt = read(data, `released-${id}`);
+    const changes = {
+      ...(title !== album.title ? { title } : {}),
+      ...(releasedAt !== (album.releasedAt ?? "") ? { releasedAt: releasedAt || null } : {}),
+      ...(description !== album.description ? { description } : {}),
+    };
+    if (!cover && Object.keys(changes).length === 0) return onClose();
+    const path = { params: { path: { id } } };
+    if (cover) {
+      const form = new FormData();
+      for (const [key, value] of Object.entries(changes)) form.set(key, value ?? "");
+      form.set("cover", checkImage(cover));
+      onSaved(
+        unwrap(
+          await api("artist").PUT("/api/v1/albums/{id}", {
+            ...path,
+            body: form,
+            bodySerializer: (body) => body,
+          }),
+        ),
+      );
+    } else {
+      onSaved(unwrap(await api("artist").PUT("/api/v1/albums/{id}", { ...path, body: changes })));
+    }
+  };
+
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: Escape anywhere in the form closes it; the form's own controls stay the way to use it.
+    <div
+      class="full edit"
+      ref={box}
+      onKeyDown={(event) => {
+        if (event.key === "Escape") onClose();
+      }}
+    >
+      <Form label={`Edit ${album.title}`} submit="Save changes" onSubmit={save}>
+        <Field
+          label="Title"
+          name={`album-title-${id}`}
+          required
+          maxLength={200}
+          defaultValue={album.title}
+        />
+        <Field
+          label="Release date"
+          name={`released-${id}`}
+          type="date"
+          hint="Optional; empty removes it."
+          defaultValue={album.releasedAt ?? ""}
+        />
+        <div class="field">
+          <label for={`field-description-${id}`}>Description</label>
+          <textarea
+            id={`field-description-${id}`}
+            rows={4}
+            maxLength={DESCRIPTION_MAX}
+            aria-describedby={`field-description-${id}-hint`}
+            value={description}
+            onInput={(event) => setDescription(event.currentTarget.value)}
+          />
+          <small id={`field-description-${id}-hint`} class="muted">
+            {description.length} of {DESCRIPTION_MAX} characters.
+          </small>
+        </div>
+        <CoverInput
+          name={`album-cover-${id}`}
+          label="Cover"
+          alt={`New cover of ${album.title} (not saved yet)`}
+          onFile={setCover}
+        />
+      </Form>
+      <button type="button" onClick={onClose}>
+        Cancel
+      </button>
+    </div>
+  );
+}
