@@ -157,7 +157,7 @@ export interface paths {
         post?: never;
         /**
          * End every other session
-         * @description Ends every session of the account except the caller's (sign out everywhere else). Their next requests answer 401 at once. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled.
+         * @description Ends every session of the account except the caller's (sign out everywhere else). Their next requests answer 401 at once. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled. Every app password of the account (the Subsonic apps' credentials) ends in the same statement: apps signed in with one must be given a new one.
          */
         delete: operations["endOtherUserSessions"];
         options?: never;
@@ -356,7 +356,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with a reset token
-         * @description Sets the password (same rules as registration), ends every session of the account and invalidates its other reset links. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled. It does not sign in. An invalid, used or expired token answers 400 (`errors[0].code` = `invalid_token`).
+         * @description Sets the password (same rules as registration), ends every session of the account and invalidates its other reset links. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled. Every app password of the account (the Subsonic apps' credentials) ends in the same statement: apps signed in with one must be given a new one. It does not sign in. An invalid, used or expired token answers 400 (`errors[0].code` = `invalid_token`).
          */
         post: operations["resetUserPassword"];
         delete?: never;
@@ -376,7 +376,7 @@ export interface paths {
         put?: never;
         /**
          * Change the password
-         * @description Needs the current password. A wrong one counts as a failed sign-in (the login limits, per client network: see login; then 429) and answers 400 with `errors[0].code` = `wrong_password`. The new password follows the registration rules and must differ from the current one (`same_password`). On success every other session of the account ends (the caller's stays) and a notice is mailed to the account's address. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled. 409 for an account that signs in only through an identity provider (it has no password; `password/forgot` sets one).
+         * @description Needs the current password. A wrong one counts as a failed sign-in (the login limits, per client network: see login; then 429) and answers 400 with `errors[0].code` = `wrong_password`. The new password follows the registration rules and must differ from the current one (`same_password`). On success every other session of the account ends (the caller's stays) and a notice is mailed to the account's address. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled. Every app password of the account (the Subsonic apps' credentials) ends in the same statement: apps signed in with one must be given a new one. 409 for an account that signs in only through an identity provider (it has no password; `password/forgot` sets one).
          */
         post: operations["changeUserPassword"];
         delete?: never;
@@ -558,7 +558,7 @@ export interface paths {
         post?: never;
         /**
          * End every other session
-         * @description Ends every session of the account except the caller's (sign out everywhere else). Their next requests answer 401 at once. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled.
+         * @description Ends every session of the account except the caller's (sign out everywhere else). Their next requests answer 401 at once. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled. Every app password of the account (the Subsonic apps' credentials) ends in the same statement: apps signed in with one must be given a new one.
          */
         delete: operations["endOtherArtistSessions"];
         options?: never;
@@ -757,7 +757,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with a reset token
-         * @description Sets the password (same rules as registration), ends every session of the account and invalidates its other reset links. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled. It does not sign in. An invalid, used or expired token answers 400 (`errors[0].code` = `invalid_token`).
+         * @description Sets the password (same rules as registration), ends every session of the account and invalidates its other reset links. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled. Every app password of the account (the Subsonic apps' credentials) ends in the same statement: apps signed in with one must be given a new one. It does not sign in. An invalid, used or expired token answers 400 (`errors[0].code` = `invalid_token`).
          */
         post: operations["resetArtistPassword"];
         delete?: never;
@@ -777,7 +777,7 @@ export interface paths {
         put?: never;
         /**
          * Change the password
-         * @description Needs the current password. A wrong one counts as a failed sign-in (the login limits, per client network: see login; then 429) and answers 400 with `errors[0].code` = `wrong_password`. The new password follows the registration rules and must differ from the current one (`same_password`). On success every other session of the account ends (the caller's stays) and a notice is mailed to the account's address. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled. 409 for an account that signs in only through an identity provider (it has no password; `password/forgot` sets one).
+         * @description Needs the current password. A wrong one counts as a failed sign-in (the login limits, per client network: see login; then 429) and answers 400 with `errors[0].code` = `wrong_password`. The new password follows the registration rules and must differ from the current one (`same_password`). On success every other session of the account ends (the caller's stays) and a notice is mailed to the account's address. Every outstanding link mailed for the account's address (verification, email change) stops working in the same statement: an email change asked with a stolen password is cancelled. Every app password of the account (the Subsonic apps' credentials) ends in the same statement: apps signed in with one must be given a new one. 409 for an account that signs in only through an identity provider (it has no password; `password/forgot` sets one).
          */
         post: operations["changeArtistPassword"];
         delete?: never;
@@ -859,7 +859,7 @@ export interface paths {
         post?: never;
         /**
          * Delete the account
-         * @description Deletes the listener's account and everything personal with it at once: sessions (every one of them ends), 2FA, history, likes, follows, playlists and their covers. It cannot be undone. Re-authentication: an account with a password sends `password` (a wrong one counts as a failed sign-in and answers 400 `wrong_password`); an account that signs in only through an identity provider sends a current TOTP `code` when it has 2FA, or acts within 5 minutes of signing in (else 403: sign in again). An account with 2FA on also sends a current TOTP `code` (not a recovery code; else 400 `required`). The cookies are cleared.
+         * @description Deletes the listener's account and everything personal with it at once: sessions (every one of them ends), 2FA, app passwords (the Subsonic apps are signed out), history, likes, follows, playlists and their covers. It cannot be undone. Re-authentication: an account with a password sends `password` (a wrong one counts as a failed sign-in and answers 400 `wrong_password`); an account that signs in only through an identity provider sends a current TOTP `code` when it has 2FA, or acts within 5 minutes of signing in (else 403: sign in again). An account with 2FA on also sends a current TOTP `code` (not a recovery code; else 400 `required`). The cookies are cleared.
          */
         delete: operations["deleteMyUserAccount"];
         options?: never;
@@ -910,6 +910,94 @@ export interface paths {
         put: operations["savePlayQueue"];
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/me/app-passwords": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's app passwords
+         * @description Every app password of the account, the newest first, by name with when it was made and last used; never the secret. App passwords are the credentials of apps that speak the Subsonic protocol (`/rest/<method>`, OpenSubsonic): with the account's username as the password (token `t` + salt `s`, or `p`), or alone as the `apiKey`. They are never a credential of this REST API, and the account's own password is never one of theirs. They end when the account is deleted, when its password is changed or reset, and on "sign out everywhere" (`DELETE …/auth/sessions`).
+         */
+        get: operations["listUserAppPasswords"];
+        put?: never;
+        /**
+         * Make an app password
+         * @description A new app password named `name`; its secret is in this answer only (it is stored sealed and cannot be shown again). At most 20 per account (409 beyond). App passwords are the credentials of apps that speak the Subsonic protocol (`/rest/<method>`, OpenSubsonic): with the account's username as the password (token `t` + salt `s`, or `p`), or alone as the `apiKey`. They are never a credential of this REST API, and the account's own password is never one of theirs. They end when the account is deleted, when its password is changed or reset, and on "sign out everywhere" (`DELETE …/auth/sessions`).
+         */
+        post: operations["createUserAppPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/me/app-passwords/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End an app password
+         * @description Ends one app password at once: the next Subsonic call made with it answers error 40 (or 44 as an API key). 404 for an id that is not an app password of the account.
+         */
+        delete: operations["deleteUserAppPassword"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/artists/me/app-passwords": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's app passwords
+         * @description Every app password of the account, the newest first, by name with when it was made and last used; never the secret. App passwords are the credentials of apps that speak the Subsonic protocol (`/rest/<method>`, OpenSubsonic): with the account's username as the password (token `t` + salt `s`, or `p`), or alone as the `apiKey`. They are never a credential of this REST API, and the account's own password is never one of theirs. They end when the account is deleted, when its password is changed or reset, and on "sign out everywhere" (`DELETE …/auth/sessions`).
+         */
+        get: operations["listArtistAppPasswords"];
+        put?: never;
+        /**
+         * Make an app password
+         * @description A new app password named `name`; its secret is in this answer only (it is stored sealed and cannot be shown again). At most 20 per account (409 beyond). App passwords are the credentials of apps that speak the Subsonic protocol (`/rest/<method>`, OpenSubsonic): with the account's username as the password (token `t` + salt `s`, or `p`), or alone as the `apiKey`. They are never a credential of this REST API, and the account's own password is never one of theirs. They end when the account is deleted, when its password is changed or reset, and on "sign out everywhere" (`DELETE …/auth/sessions`).
+         */
+        post: operations["createArtistAppPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/artists/me/app-passwords/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End an app password
+         * @description Ends one app password at once: the next Subsonic call made with it answers error 40 (or 44 as an API key). 404 for an id that is not an app password of the account.
+         */
+        delete: operations["deleteArtistAppPassword"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2070,7 +2158,7 @@ export interface components {
         };
         UserProfileUpdate: {
             /** @example Luna Harbor */
-            displayName: string;
+            displayName: string | null;
         };
         UserExport: {
             /** Format: date-time */
@@ -2265,6 +2353,32 @@ export interface components {
              */
             client: string;
         };
+        NewAppPassword: components["schemas"]["AppPassword"] & {
+            /** @description The secret, shown this once: it cannot be read again. Type it into the app as the password (with the account's username), or give it alone as the OpenSubsonic `apiKey`. */
+            password: string;
+            /** @description The username to type into the app with the password. */
+            username: string;
+        };
+        AppPassword: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-23T10:15:30.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When an app last signed in with it (written at most every 5 minutes); null: never used.
+             * @example 2026-11-23T10:15:30.000Z
+             */
+            lastUsedAt: string | null;
+        };
+        AppPasswordInput: {
+            /** @description What the app password is for, to tell it apart in the list ("Phone", "Symfonium"). */
+            name: string;
+        };
         ArtistExport: {
             /** Format: date-time */
             exportedAt: string;
@@ -2404,7 +2518,7 @@ export interface components {
             /** @example alice */
             username?: string;
             /** @example Luna Harbor */
-            displayName?: string;
+            displayName?: string | null;
             /** @example French electronic duo. */
             bio?: string;
         };
@@ -7501,6 +7615,522 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one the operation takes, or an uploaded file's type is not accepted. */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listUserAppPasswords: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The app passwords. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppPassword"][];
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createUserAppPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppPasswordInput"];
+            };
+        };
+        responses: {
+            /** @description Made; the secret is shown this once. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewAppPassword"];
+                };
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state (for example a taken username). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body's Content-Type is not one the operation takes, or an uploaded file's type is not accepted. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteUserAppPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listArtistAppPasswords: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The app passwords. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppPassword"][];
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createArtistAppPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppPasswordInput"];
+            };
+        };
+        responses: {
+            /** @description Made; the secret is shown this once. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewAppPassword"];
+                };
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict with the current state (for example a taken username). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body's Content-Type is not one the operation takes, or an uploaded file's type is not accepted. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteArtistAppPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. */
+            413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];

@@ -24,7 +24,7 @@ export function DisplayNameSection({ user }: { user: User }) {
           const saved = unwrap(
             await api("user").PATCH("/api/v1/users/me", {
               // The schema names a string; null (no name) is what the route takes to remove it.
-              body: { displayName: (shown || null) as string },
+              body: { displayName: shown || null },
             }),
           );
           const current = account.value;

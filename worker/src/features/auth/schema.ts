@@ -25,7 +25,7 @@ export const DisplayName = z
       .max(50, "at most 50 characters")
       .regex(/^[^\p{Cc}\p{Cf}\p{Co}\p{Cn}]*$/u, "must not hold control or invisible characters"),
   )
-  .openapi({ type: "string", example: "Luna Harbor" });
+  .openapi({ example: "Luna Harbor" });
 
 /** The display name as answered: null when none is set (show the username). */
 export const DisplayNameOut = z.string().nullable().openapi({
