@@ -64,7 +64,7 @@ const nowPlaying = (page: Page) => page.getByTestId("now-playing").textContent()
 const queueList = (page: Page) => page.getByRole("list", { name: "Tracks in the queue" });
 const queueTitles = (page: Page) =>
   queueList(page).locator("li .queue-entry button").allTextContents();
-const artistRows = (page: Page) => page.getByRole("list", { name: `Tracks of ${seeded.artist}` });
+const artistRows = (page: Page) => page.getByRole("list", { name: `Tracks of ${shownAs}` });
 const rowTitles = (page: Page) =>
   artistRows(page).locator("li .track-text a:first-child").allTextContents();
 /** The notice the player says (and shows) last. */
@@ -445,11 +445,11 @@ describe("the player's queue", () => {
       await page.getByRole("button", { name: "Sign out", exact: true }).click();
       await page.waitForURL(`${stack.apiUrl}/`);
       await openArtist(page);
-      await page.getByRole("link", { name: `Follow ${seeded.artist}` }).click();
+      await page.getByRole("link", { name: `Follow ${shownAs}` }).click();
       await page.waitForURL(`${stack.apiUrl}/sign-in`);
       await signInListener(page, listener);
       await page.waitForURL(artistUrl);
-      await page.getByRole("button", { name: `Follow ${seeded.artist}` }).waitFor();
+      await page.getByRole("button", { name: `Follow ${shownAs}` }).waitFor();
 
       // A visitor who goes elsewhere instead is not taken back later.
       await page.goto(`${stack.apiUrl}/account`);
