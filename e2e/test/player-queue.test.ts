@@ -470,7 +470,7 @@ describe("the player's queue", () => {
     }
   });
 
-  test("a signed-in listener's queue follows them to another browser, and back when it is newer there", async () => {
+  test("a signed-in listener's queue follows them to another browser, back when it is newer there, and out when they sign out", async () => {
     const here = await openWatched(browser, stack.apiUrl);
     const there = await openWatched(browser, stack.apiUrl);
     const saved = (page: Page) =>
@@ -512,6 +512,18 @@ describe("the player's queue", () => {
       await here.page.reload();
       await expect.poll(() => nowPlaying(here.page), { timeout: 10_000 }).toBe(titles[2]);
       expect((await audioState(here.page)).paused).toBe(true);
+
+      // Signing out takes the queue along (the next person here does not get it), also after a
+      // reload; signing in brings it back.
+      await here.page.goto(`${stack.apiUrl}/account`);
+      await here.page.getByRole("button", { name: "Sign out", exact: true }).click();
+      await here.page.getByRole("button", { name: "Queue (0)" }).waitFor();
+      expect(await nowPlaying(here.page)).toBe("Nothing playing");
+      await here.page.reload();
+      await here.page.getByRole("button", { name: "Queue (0)" }).waitFor();
+      await here.page.goto(`${stack.apiUrl}/sign-in`);
+      await signInListener(here.page, listener);
+      await expect.poll(() => nowPlaying(here.page), { timeout: 10_000 }).toBe(titles[2]);
       expect([...here.problems, ...there.problems]).toEqual([]);
     } finally {
       await here.context.close();

@@ -196,15 +196,24 @@ export class Player {
     this.#audio?.pause();
     this.error.value = null;
     this.#changedAt = saved.savedAt;
+    this.#resumeAt = item ? saved.position : null;
+    this.currentTime.value = item ? saved.position : 0;
+    this.duration.value = item?.duration ?? 0;
+    this.gainDb.value = item?.gainDb ?? null;
+    this.peaks.value = null;
+    this.quality.value = null;
     this.state.value = { items, index, ranks };
     this.repeat.value = saved.repeat;
     if (!item) return;
-    this.#resumeAt = saved.position;
-    this.currentTime.value = saved.position;
-    this.duration.value = item.duration ?? 0;
-    this.gainDb.value = item.gainDb ?? null;
     this.#metadata(item);
     void this.#details(item, load);
+  }
+
+  /** Nothing in the queue, nothing loaded (a listener signed out: their queue leaves with them). */
+  forget(): void {
+    this.restore({ items: [], index: -1, ranks: null, position: 0, repeat: "off", savedAt: 0 });
+    this.#acted = false;
+    if ("mediaSession" in navigator) navigator.mediaSession.metadata = null;
   }
 
   /** Where the current track is (seconds), loaded or not. */

@@ -2,7 +2,8 @@
 // goes on from there. Read once per sign-in: the server's queue replaces this browser's when
 // this one has none, or when it is older and was saved by another browser, and only while
 // nothing was done here yet. Saved a moment after the queue, the track or play/pause changes,
-// every 15 s of playing, and when the page goes away (keepalive).
+// every 15 s of playing, and when the page goes away (keepalive). Signing out empties this
+// browser's queue: the next person here does not get it (it waits on the server).
 import { effect } from "@preact/signals";
 import { api, type components, unwrap } from "../api.ts";
 import { account } from "../session.ts";
@@ -96,6 +97,11 @@ export function syncQueueWithServer(): () => void {
     const current = account.value;
     const userId = current?.kind === "user" ? current.user.id : null;
     if (userId === readFor) return;
+    // Another account now, or none: the one that leaves takes its queue along.
+    if (readFor) {
+      clearTimeout(timer);
+      player.forget();
+    }
     readFor = userId;
     ready = false;
     if (!userId) return;
