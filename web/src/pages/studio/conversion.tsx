@@ -1,12 +1,21 @@
 // A just-uploaded track's conversion, followed live: converting, then ready or failed (retry).
 import type { OwnTrack } from "@edge-music/client";
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { useAction } from "../../ui/action.ts";
 import { ErrorMessage } from "../../ui/messages.tsx";
-import { retryConversion, useTrackState } from "./live.ts";
+import { readOwnTrack, retryConversion, useTrackState } from "./live.ts";
 
 export function Conversion({ track }: { track: OwnTrack }) {
-  const [state, setState] = useTrackState(track.id, track);
+  // Whether the file itself is at fault comes with the track read when the conversion fails.
+  const [unreadable, setUnreadable] = useState(track.sourceUnreadable);
+  const [state, setState] = useTrackState(track.id, track, (s) => {
+    if (s.processingStatus === "FAILED") {
+      readOwnTrack(track.id).then(
+        (read) => setUnreadable(read.sourceUnreadable),
+        () => {},
+      );
+    }
+  });
   const { busy, error, run } = useAction();
   // The form that had focus is gone: the news takes it.
   const heading = useRef<HTMLHeadingElement>(null);
@@ -32,7 +41,10 @@ export function Conversion({ track }: { track: OwnTrack }) {
             Ready. <a href={`/tracks/${track.id}`}>Listen</a>
           </>
         ) : status === "FAILED" ? (
-          `Failed: ${state.processingError ?? "the conversion failed."}`
+          <>
+            Failed: {state.processingError ?? "the conversion failed."}
+            {unreadable && " This file cannot be converted: choose another file and upload it."}
+          </>
         ) : (
           `Converting… ${progress} %${progress === 0 ? " (waiting for the converter)" : ""}`
         )}
@@ -40,7 +52,7 @@ export function Conversion({ track }: { track: OwnTrack }) {
       {status === "PROCESSING" && (
         <progress aria-label="Conversion progress" value={progress} max={100} />
       )}
-      {status === "FAILED" && (
+      {status === "FAILED" && !unreadable && (
         <button type="button" aria-busy={busy} onClick={retry}>
           Retry
         </button>

@@ -105,8 +105,9 @@ function TrackRow({
   const [track, setTrack] = useState(initial);
   const [state, setState] = useTrackState(track.id, track, (s) => {
     onNews(`${track.title}: ${statusText(s)}`);
-    // The duration and an embedded cover come with READY: read them, no reload needed.
-    if (s.processingStatus === "READY") readOwnTrack(track.id).then(setTrack, () => {});
+    // The duration and an embedded cover come with READY, and with FAILED whether the file itself
+    // is at fault: read the track, no reload needed.
+    if (s.processingStatus !== "PROCESSING") readOwnTrack(track.id).then(setTrack, () => {});
   });
   const [editing, setEditing] = useState(false);
   const { busy, error, run } = useAction();
@@ -133,6 +134,8 @@ function TrackRow({
     });
   };
   const { processingStatus: status, processingProgress: progress } = state;
+  // Converting it again would fail the same way: the artist is told to upload another file.
+  const unreadable = status === "FAILED" && track.sourceUnreadable;
   return (
     <li class="track wrap">
       <Cover src={track.cover} size={40} />
@@ -160,6 +163,12 @@ function TrackRow({
         {status === "FAILED" && (
           <span class="error small">
             Failed: {state.processingError ?? "the conversion failed."}
+            {unreadable && (
+              <>
+                {" "}
+                This file cannot be converted: <a href="/studio/upload">upload another file</a>.
+              </>
+            )}
           </span>
         )}
         <ErrorMessage error={error} />
@@ -173,7 +182,7 @@ function TrackRow({
       >
         Edit
       </button>
-      {status === "FAILED" && (
+      {status === "FAILED" && !unreadable && (
         <button type="button" aria-label={`Retry ${title}`} aria-busy={busy} onClick={retry}>
           Retry
         </button>
