@@ -10,6 +10,7 @@ const journal = JSON.parse(
 
 const TABLES = [
   "albums",
+  "artist_app_passwords",
   "artist_email_tokens",
   "artist_likes",
   "artist_oauth_accounts",
@@ -30,6 +31,7 @@ const TABLES = [
   "track_likes",
   "track_uploads",
   "tracks",
+  "user_app_passwords",
   "user_email_tokens",
   "user_oauth_accounts",
   "user_password_reset_tokens",

@@ -6,6 +6,7 @@ import { AppError, NotFoundError } from "./errors/app-error.ts";
 import { onError } from "./errors/on-error.ts";
 import { artistAccountRoutes, userAccountRoutes } from "./features/account/routes.ts";
 import { albumRoutes } from "./features/albums/routes.ts";
+import { appPasswordRoutes } from "./features/app-passwords/routes.ts";
 import { artistRoutes } from "./features/artists/index.ts";
 import { authRoutes, meRoutes } from "./features/auth/index.ts";
 import { healthRoutes } from "./features/health/routes.ts";
@@ -52,6 +53,8 @@ export function createApp() {
   app.route(`${API_PREFIX}/users`, meRoutes(ACCOUNT_KINDS.user, "getMyUserAccount"));
   app.route(`${API_PREFIX}/users`, userAccountRoutes);
   app.route(`${API_PREFIX}/users`, playQueueRoutes);
+  app.route(`${API_PREFIX}/users`, appPasswordRoutes(ACCOUNT_KINDS.user));
+  app.route(`${API_PREFIX}/artists`, appPasswordRoutes(ACCOUNT_KINDS.artist));
   app.route(`${API_PREFIX}/artists`, artistAccountRoutes);
   app.route(`${API_PREFIX}/artists`, artistRoutes);
   app.route(`${API_PREFIX}/playlists`, playlistRoutes);

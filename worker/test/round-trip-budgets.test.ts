@@ -417,6 +417,35 @@ function artistRelation(what: "follow" | "like"): Record<string, Budget> {
   };
 }
 
+/** The app passwords of one account kind: each one statement, the session check riding on it. */
+function appPasswordBudgets(kind: PrincipalKind): Record<string, Budget> {
+  const base = `/api/v1/${kind}s/me/app-passwords`;
+  const made = async () => {
+    const account = await registerAccount(kind);
+    const answer = await account.client.post(base, { name: "Phone" });
+    return { client: account.client, id: ((await answer.json()) as { id: string }).id };
+  };
+  return {
+    [`POST ${base}`]: {
+      trips: 1,
+      prepare: async () => ({
+        client: (await registerAccount(kind)).client,
+        method: "POST",
+        path: base,
+        json: { name: "Phone" },
+      }),
+    },
+    [`GET ${base}`]: { trips: 1, prepare: async () => get(base, (await made()).client) },
+    [`DELETE ${base}/{id}`]: {
+      trips: 1,
+      prepare: async () => {
+        const { client, id } = await made();
+        return { client, method: "DELETE", path: `${base}/${id}` };
+      },
+    },
+  };
+}
+
 const BUDGETS: Record<string, Budget> = {
   "GET /api/v1/health/live": { trips: 0, prepare: async () => get("/api/v1/health/live") },
   "GET /api/v1/health/ready": { trips: 1, prepare: async () => get("/api/v1/health/ready") },
@@ -425,6 +454,8 @@ const BUDGETS: Record<string, Budget> = {
   ...authBudgets("user"),
   ...authBudgets("artist"),
   "GET /api/v1/users/me": { trips: 1, prepare: async () => get("/api/v1/users/me", await user()) },
+  ...appPasswordBudgets("user"),
+  ...appPasswordBudgets("artist"),
   "GET /api/v1/artists/me/export": {
     trips: 1,
     prepare: async () => get("/api/v1/artists/me/export", (await registerAccount("artist")).client),

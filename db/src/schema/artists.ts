@@ -44,6 +44,7 @@ export const {
   twoFactor: artistTwoFactor,
   recoveryCodes: artistRecoveryCodes,
   emailTokens: artistEmailTokens,
+  appPasswords: artistAppPasswords,
   sessionsRelations: artistSessionsRelations,
   passwordResetTokensRelations: artistPasswordResetTokensRelations,
   oauthAccountsRelations: artistOauthAccountsRelations,

@@ -27,6 +27,7 @@ export const {
   twoFactor: userTwoFactor,
   recoveryCodes: userRecoveryCodes,
   emailTokens: userEmailTokens,
+  appPasswords: userAppPasswords,
   sessionsRelations: userSessionsRelations,
   passwordResetTokensRelations: userPasswordResetTokensRelations,
   oauthAccountsRelations: userOauthAccountsRelations,

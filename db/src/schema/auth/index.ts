@@ -1,4 +1,5 @@
 import { relations } from "drizzle-orm";
+import { appPasswordsTable } from "./app-passwords";
 import { emailTokensTable } from "./email-tokens";
 import { oauthAccountsTable } from "./oauth-accounts";
 import { passwordResetTokensTable } from "./password-reset-tokens";
@@ -24,6 +25,7 @@ export function authTablesFor<K extends PrincipalKind, P extends PrincipalTable>
   const twoFactor = twoFactorTable(kind, principal);
   const recoveryCodes = recoveryCodesTable(kind, principal);
   const emailTokens = emailTokensTable(kind, principal);
+  const appPasswords = appPasswordsTable(kind, principal);
 
   return {
     sessions,
@@ -32,6 +34,7 @@ export function authTablesFor<K extends PrincipalKind, P extends PrincipalTable>
     twoFactor,
     recoveryCodes,
     emailTokens,
+    appPasswords,
     sessionsRelations: relations(sessions, ({ one }) => ({
       principal: one(principal, {
         fields: [sessions.principalId],

@@ -25,7 +25,7 @@ const remove = createRoute({
   tags: [kind.tag],
   ...signedIn("user"),
   summary: "Delete the account",
-  description: `Deletes the listener's account and everything personal with it at once: sessions (every one of them ends), 2FA, history, likes, follows, playlists and their covers. It cannot be undone. ${REAUTH_RULES} ${REAUTH_CODE_WHEN_ENABLED} The cookies are cleared.`,
+  description: `Deletes the listener's account and everything personal with it at once: sessions (every one of them ends), 2FA, app passwords (the Subsonic apps are signed out), history, likes, follows, playlists and their covers. It cannot be undone. ${REAUTH_RULES} ${REAUTH_CODE_WHEN_ENABLED} The cookies are cleared.`,
   request: jsonBody(ReauthWithOptionalCodeBody),
   responses: {
     204: withHeaders({ description: "Deleted." }, "Set-Cookie"),

@@ -5,6 +5,7 @@ import { json, jsonBody, newRouter } from "../../../openapi/router.ts";
 import type { AccountKind } from "../../../security/account-kinds.ts";
 import { bindAccount } from "../../../security/account-kinds.ts";
 import { publicRoute, signedIn } from "../../../security/guard.ts";
+import { APP_PASSWORDS_END } from "../../app-passwords/service.ts";
 import { EMAIL_LINKS_END } from "../email/service.ts";
 import { ChangePasswordBody, ForgotBody, MessageDto, ResetBody } from "../schema.ts";
 import { changePassword, forgotPassword, resetPassword } from "./service.ts";
@@ -33,7 +34,7 @@ export function passwordRoutes(kind: AccountKind) {
     ...publicRoute(),
     tags,
     summary: "Set a new password with a reset token",
-    description: `Sets the password (same rules as registration), ends every session of the account and invalidates its other reset links. ${EMAIL_LINKS_END} It does not sign in. An invalid, used or expired token answers 400 (\`errors[0].code\` = \`invalid_token\`).`,
+    description: `Sets the password (same rules as registration), ends every session of the account and invalidates its other reset links. ${EMAIL_LINKS_END} ${APP_PASSWORDS_END} It does not sign in. An invalid, used or expired token answers 400 (\`errors[0].code\` = \`invalid_token\`).`,
     request: jsonBody(ResetBody),
     responses: { 200: json(MessageDto, "Changed."), ...problemResponses(400, 403, 415) },
   });
@@ -45,7 +46,7 @@ export function passwordRoutes(kind: AccountKind) {
     tags,
     ...signedIn(kind.name),
     summary: "Change the password",
-    description: `Needs the current password. A wrong one counts as a failed sign-in (the login limits, per client network: see login; then 429) and answers 400 with \`errors[0].code\` = \`wrong_password\`. The new password follows the registration rules and must differ from the current one (\`same_password\`). On success every other session of the account ends (the caller's stays) and a notice is mailed to the account's address. ${EMAIL_LINKS_END} 409 for an account that signs in only through an identity provider (it has no password; \`password/forgot\` sets one).`,
+    description: `Needs the current password. A wrong one counts as a failed sign-in (the login limits, per client network: see login; then 429) and answers 400 with \`errors[0].code\` = \`wrong_password\`. The new password follows the registration rules and must differ from the current one (\`same_password\`). On success every other session of the account ends (the caller's stays) and a notice is mailed to the account's address. ${EMAIL_LINKS_END} ${APP_PASSWORDS_END} 409 for an account that signs in only through an identity provider (it has no password; \`password/forgot\` sets one).`,
     request: jsonBody(ChangePasswordBody),
     responses: {
       200: json(MessageDto, "Changed."),

@@ -12,6 +12,7 @@ import {
   hitQuery,
   signInLimits,
 } from "../../../security/rate-limit.ts";
+import { endAppPasswords } from "../../app-passwords/service.ts";
 import { endEmailLinks } from "../email/service.ts";
 import type { AuthContext } from "../shared.ts";
 
@@ -98,10 +99,10 @@ export async function resetPassword(ctx: AuthContext, token: string, password: s
   // One statement (one round trip, atomic): the token is claimed once; for the account that held
   // it the password is set, the address counts as proven (the link arrived), its other links die
   // (reset links, and every verification or change link: a stranger who registered the address
-  // first keeps no change link once its owner adopts the account) and every session ends. A second request with the same token claims nothing and changes nothing.
+  // first keeps no change link once its owner adopts the account) every session and every app password end. A second request with the same token claims nothing and changes nothing.
   const now = ctx.now.toISOString();
   const column = (c: { name: string }) => sql.identifier(c.name);
-  const { sessions, emailTokens } = auth;
+  const { sessions, emailTokens, appPasswords } = auth;
   const result = await ctx.db.execute(sql`
     with claimed as (
       update ${tokens} set ${column(tokens.usedAt)} = ${now}::timestamptz
@@ -123,6 +124,8 @@ export async function resetPassword(ctx: AuthContext, token: string, password: s
         and ${column(emailTokens.usedAt)} is null
     ), ended as (
       delete from ${sessions} where ${column(sessions.principalId)} in (select principal_id from claimed)
+    ), apps_ended as (
+      delete from ${appPasswords} where ${column(appPasswords.principalId)} in (select principal_id from claimed)
     )
     select principal_id from claimed`);
   const done = result.rows.length === 1;
@@ -139,7 +142,8 @@ export const PASSWORD_CHANGED = {
  * a failed sign-in: it counts against the same limits as a login (per account and per client
  * network) and answers 400 (`errors[0].code` = `wrong_password`; not 401, which would tell a
  * client its session ended). On success, in the second round trip: the counters given back, the
- * password set (only if it is still the one just checked), every other session ended; a notice
+ * password set (only if it is still the one just checked), every other session and every app
+ * password ended; a notice
  * goes to the account's address.
  */
 export async function changePassword(
@@ -200,6 +204,7 @@ export async function changePassword(
       .delete(sessions)
       .where(and(eq(sessions.principalId, principal.id), ne(sessions.id, principal.sessionId))),
     endEmailLinks(ctx, principal.id),
+    endAppPasswords(ctx, principal.id),
   ]);
   if (changed.length === 0) {
     throw new ConflictError("The password was changed by another request meanwhile; try again.");

@@ -7,6 +7,7 @@ import { bindAccount } from "../../../security/account-kinds.ts";
 import { clearSessionCookies } from "../../../security/cookies.ts";
 import { signedIn } from "../../../security/guard.ts";
 import { IdParams } from "../../../validation/common.ts";
+import { APP_PASSWORDS_END } from "../../app-passwords/service.ts";
 import { EMAIL_LINKS_END } from "../email/service.ts";
 import { SessionDto } from "../schema.ts";
 import { endOtherSessions, endOwnSession, listSessions } from "./service.ts";
@@ -53,7 +54,7 @@ export function sessionControlRoutes(kind: AccountKind) {
     tags,
     ...signedIn(kind.name),
     summary: "End every other session",
-    description: `Ends every session of the account except the caller's (sign out everywhere else). Their next requests answer 401 at once. ${EMAIL_LINKS_END}`,
+    description: `Ends every session of the account except the caller's (sign out everywhere else). Their next requests answer 401 at once. ${EMAIL_LINKS_END} ${APP_PASSWORDS_END}`,
     responses: {
       200: json(
         z.object({ ended: z.number().int().min(0).describe("How many sessions ended.") }),

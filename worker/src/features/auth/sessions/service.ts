@@ -5,6 +5,7 @@ import { and, desc, eq, gt, ne, sql } from "drizzle-orm";
 import { NotFoundError } from "../../../errors/app-error.ts";
 import type { Principal } from "../../../security/principal.ts";
 import { SESSION_IDLE_SECONDS } from "../../../security/tokens.ts";
+import { endAppPasswords } from "../../app-passwords/service.ts";
 import { endEmailLinks } from "../email/service.ts";
 import type { AuthContext } from "../shared.ts";
 
@@ -75,7 +76,7 @@ export async function endOwnSession(
 
 /**
  * Ends every session of the account but the caller's, and every link mailed for its address (an
- * email change asked from a stolen session dies with it), in one batch; answers how many ended.
+ * email change asked from a stolen session dies with it), and every app password, in one batch; answers how many ended.
  */
 export async function endOtherSessions(ctx: AuthContext, principal: Principal): Promise<number> {
   const { sessions } = ctx.account.auth;
@@ -85,6 +86,7 @@ export async function endOtherSessions(ctx: AuthContext, principal: Principal): 
       .where(and(eq(sessions.principalId, principal.id), ne(sessions.id, principal.sessionId)))
       .returning({ id: sessions.id }),
     endEmailLinks(ctx, principal.id),
+    endAppPasswords(ctx, principal.id),
   ]);
   return ended.length;
 }
