@@ -63,23 +63,26 @@ function FollowingPage() {
             </p>
           ) : (
             <ul class="cards" aria-label="Artists you follow">
-              {shown.map((artist) => (
-                <li key={artist.id} class="card">
-                  <a href={`/artists/${artist.id}`}>
-                    <Cover src={artist.avatar} size={96} />
-                    <span class="ellipsis">{artist.username}</span>
-                  </a>
-                  <span class="muted small">{plural(artist._count.followers, "follower")}</span>
-                  <button
-                    type="button"
-                    aria-label={`Unfollow ${artist.username}`}
-                    data-unfollow
-                    onClick={() => unfollow(artist.id, artist.username, focusAt)}
-                  >
-                    Unfollow
-                  </button>
-                </li>
-              ))}
+              {shown.map((artist) => {
+                const name = artist.displayName ?? artist.username;
+                return (
+                  <li key={artist.id} class="card">
+                    <a href={`/artists/${artist.id}`}>
+                      <Cover src={artist.avatar} size={96} />
+                      <span class="ellipsis">{name}</span>
+                    </a>
+                    <span class="muted small">{plural(artist._count.followers, "follower")}</span>
+                    <button
+                      type="button"
+                      aria-label={`Unfollow ${name}`}
+                      data-unfollow
+                      onClick={() => unfollow(artist.id, name, focusAt)}
+                    >
+                      Unfollow
+                    </button>
+                  </li>
+                );
+              })}
             </ul>
           )
         }
