@@ -15,9 +15,10 @@ export default defineConfig({
       "web",
       "worker",
     ],
-    // Two files at a time (vitest's default here is one, on two cores): most files mostly wait on
-    // workerd start-up, Postgres, Redis or ffmpeg, so the second core would otherwise idle.
-    maxWorkers: 2,
+    // Three files at a time on two cores (vitest's default here is one): most files mostly wait on
+    // workerd start-up, Postgres, Redis or ffmpeg, so the cores would otherwise idle. The e2e and
+    // stress projects run after these, five at a time (their own group, see their configs).
+    maxWorkers: 3,
     reporters: ["default"],
     // Logs of passing tests are noise (expected warnings of failure paths); failing ones keep theirs.
     silent: "passed-only",

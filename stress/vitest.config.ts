@@ -7,11 +7,11 @@ export default defineConfig({
     environment: "node",
     // Every file starts its own stack (Postgres, Redis, S3, wrangler, the transcoder) in beforeAll.
     hookTimeout: 180_000,
-    // A fault test mostly waits (backoffs, lock expiry, the reconciler's passes): its files run
-    // side by side even on two cores, each on its own stack.
-    maxWorkers: 3,
-    // After every other project (vitest requires its own group for its own maxWorkers): fault
-    // timings held while the rest of the suite competes for the two cores would flake.
+    // A fault test mostly waits (backoffs, lock expiry, the reconciler's passes) on states it polls
+    // with deadlines (support/wait.ts): its files run side by side with the e2e project's, which
+    // wait on their own stacks too, after the other projects (vitest takes one maxWorkers per
+    // group; the same here as in e2e/vitest.config.ts).
+    maxWorkers: 5,
     sequence: { groupOrder: 1 },
     testTimeout: 150_000,
   },
