@@ -4,6 +4,7 @@ import { api, type components, unwrap } from "../../api.ts";
 import { useFocusNext } from "../../ui/focus.ts";
 import { Icon } from "../../ui/icons.tsx";
 import { ErrorMessage } from "../../ui/messages.tsx";
+import { MoveButtons } from "../../ui/move-buttons.tsx";
 import { type TrackLike, TrackList } from "../../ui/track-list.tsx";
 
 type Playlist = components["schemas"]["Playlist"];
@@ -115,26 +116,7 @@ export function OwnTracks({ playlist, set }: { playlist: Playlist; set: (p: Play
           <>
             {/* The arrows stacked: the row keeps room for the title on a phone. */}
             <span class="stack">
-              <button
-                type="button"
-                class="icon small"
-                aria-label={`Move ${track.title} up`}
-                data-key={`up ${track.id}`}
-                disabled={i === 0}
-                onClick={() => move(i, -1)}
-              >
-                <Icon name="up" size={16} />
-              </button>
-              <button
-                type="button"
-                class="icon small"
-                aria-label={`Move ${track.title} down`}
-                data-key={`down ${track.id}`}
-                disabled={i === last}
-                onClick={() => move(i, 1)}
-              >
-                <Icon name="down" size={16} />
-              </button>
+              <MoveButtons title={track.title} id={track.id} index={i} last={last} onMove={move} />
             </span>
             <button
               type="button"

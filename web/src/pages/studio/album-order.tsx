@@ -5,8 +5,8 @@ import { useState } from "preact/hooks";
 import { api, unwrap } from "../../api.ts";
 import { useAction } from "../../ui/action.ts";
 import { useFocusNext } from "../../ui/focus.ts";
-import { Icon } from "../../ui/icons.tsx";
 import { ErrorMessage, Loading } from "../../ui/messages.tsx";
+import { MoveButtons } from "../../ui/move-buttons.tsx";
 import { useResource } from "../../ui/resource.ts";
 import { allPages } from "./shell.tsx";
 
@@ -95,26 +95,13 @@ export function AlbumOrder({ albumId, title }: { albumId: string; title: string 
                     <span class="muted small"> (not ready: not shown on the album yet)</span>
                   )}
                 </span>
-                <button
-                  type="button"
-                  class="icon small"
-                  aria-label={`Move ${track.title} up`}
-                  data-key={`up ${track.id}`}
-                  disabled={i === 0}
-                  onClick={() => move(i, -1)}
-                >
-                  <Icon name="up" size={16} />
-                </button>
-                <button
-                  type="button"
-                  class="icon small"
-                  aria-label={`Move ${track.title} down`}
-                  data-key={`down ${track.id}`}
-                  disabled={i === last}
-                  onClick={() => move(i, 1)}
-                >
-                  <Icon name="down" size={16} />
-                </button>
+                <MoveButtons
+                  title={track.title}
+                  id={track.id}
+                  index={i}
+                  last={last}
+                  onMove={move}
+                />
               </li>
             ))}
           </ol>
