@@ -111,37 +111,6 @@ describe("the first five minutes", () => {
     }
   });
 
-  test("a file that cannot be converted says so, and offers another upload instead of Retry", async () => {
-    const { page, context, problems } = await openPage(browser, stack.apiUrl, { bypassCSP: true });
-    try {
-      await signUpThroughPage(page, stack.apiUrl, "Artist", "undecodable");
-      await page.goto(`${stack.apiUrl}/studio/upload`);
-      await page.getByRole("heading", { level: 1, name: "Upload a track" }).waitFor();
-      // An ID3 tag makes it an MP3 by its first bytes; what follows is no audio at all.
-      const file = Buffer.concat([
-        Buffer.from([0x49, 0x44, 0x33, 0x03, 0, 0, 0, 0, 0, 0]),
-        randomBytes(8192),
-      ]);
-      await page
-        .getByLabel("Audio file")
-        .setInputFiles({ name: "broken.mp3", mimeType: "audio/mpeg", buffer: file });
-      await page.getByLabel("Title").fill("Broken take");
-      await page.getByRole("button", { name: "Upload", exact: true }).click();
-      const panel = page.getByRole("region", { name: /is uploaded/ });
-      await panel.getByText("This file cannot be converted").waitFor({ timeout: 60_000 });
-      expect(await panel.getByRole("button", { name: "Retry" }).count()).toBe(0);
-      expect(await axeViolations(page)).toEqual([]);
-
-      await page.goto(`${stack.apiUrl}/studio`);
-      const row = page.getByRole("listitem").filter({ hasText: "Broken take" });
-      await row.getByRole("link", { name: "upload another file" }).waitFor();
-      expect(await row.getByRole("button", { name: "Retry Broken take" }).count()).toBe(0);
-      expect(problems.filter((p) => !/Content Security Policy/.test(p))).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  });
-
   test("recovery codes can be copied and downloaded, and say so when copying is refused", async () => {
     const { page, context, problems } = await openPage(browser, stack.apiUrl, { bypassCSP: true });
     try {
