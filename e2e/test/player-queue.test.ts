@@ -411,9 +411,13 @@ describe("the player's queue", () => {
       await page.goto(`${stack.apiUrl}/tracks/${id}`);
       const onPage = page.getByRole("button", { name: "Liked", exact: true });
       expect(await onPage.getAttribute("aria-pressed")).toBe("true");
+      const answered = page.waitForResponse((r) => r.url().endsWith("/like"));
       await onPage.click();
       const unliked = page.getByRole("button", { name: "Like", exact: true });
       await expect.poll(() => unliked.getAttribute("aria-pressed")).toBe("false");
+      // A new page's list reads after the unlike has its answer (no request of the page before
+      // is waited for across a load).
+      expect((await answered).status()).toBe(200);
       await page.goto(`${stack.apiUrl}/liked`);
       await page.getByText("No liked tracks yet").waitFor();
       expect(problems).toEqual([]);
@@ -568,7 +572,9 @@ describe("the player's queue", () => {
       await page.getByRole("menuitem").first().waitFor();
       await check("a row's menu");
       await page.keyboard.press("Escape");
+      const liked = page.waitForResponse((r) => r.url().endsWith("/like"));
       await page.getByRole("button", { name: `Keep ${a} in liked tracks` }).click();
+      expect((await liked).status()).toBe(200);
       await page.goto(`${stack.apiUrl}/liked`);
       await page.getByRole("list", { name: "Liked tracks" }).waitFor();
       await check("liked tracks");

@@ -48,7 +48,8 @@ export async function likesSent(): Promise<void> {
 /** Likes or unlikes at once on screen; back as it was if the API refuses. */
 export function setLiked(trackId: string, liked: boolean): Promise<void> {
   likedIds.value = withId(trackId, liked);
-  const path = { params: { path: { id: trackId } } };
+  // keepalive: a press just before the page goes (a reload, a closed tab) still counts.
+  const path = { params: { path: { id: trackId } }, keepalive: true };
   const send = async () => {
     const client = api("user");
     unwrap(
