@@ -5,6 +5,7 @@ import { useState } from "preact/hooks";
 import { useFocusNext } from "../ui/focus.ts";
 import { Glyph } from "../ui/glyphs.tsx";
 import { Icon } from "../ui/icons.tsx";
+import { MoveButtons } from "../ui/move-buttons.tsx";
 import { announce } from "./announce.ts";
 import { player } from "./engine.ts";
 import { artistName } from "./queue.ts";
@@ -27,7 +28,7 @@ export function QueuePanel() {
       const other = way === "up" ? "down" : "up";
       focusNext((queue) =>
         [way, other]
-          .map((w) => queue.querySelector<HTMLElement>(`[data-move="${w} ${to}"]:not(:disabled)`))
+          .map((w) => queue.querySelector<HTMLElement>(`[data-key="${w} ${to}"]:not(:disabled)`))
           .find(Boolean),
       );
     }
@@ -98,8 +99,14 @@ export function QueuePanel() {
                 </button>
                 {item.artist && <span class="muted ellipsis">{artistName(item.artist)}</span>}
               </span>
-              <MoveButton title={item.title} at={i} way="up" disabled={i === 0} move={move} />
-              <MoveButton title={item.title} at={i} way="down" disabled={i === last} move={move} />
+              {/* Keyed by place: the same track may be queued twice. */}
+              <MoveButtons
+                title={item.title}
+                id={String(i)}
+                index={i}
+                last={last}
+                onMove={(at, by) => move(at, at + by, by < 0 ? "up" : "down")}
+              />
               {i !== index ? (
                 <button
                   type="button"
@@ -118,32 +125,5 @@ export function QueuePanel() {
         </ol>
       )}
     </div>
-  );
-}
-
-function MoveButton({
-  title,
-  at,
-  way,
-  disabled,
-  move,
-}: {
-  title: string;
-  at: number;
-  way: Way;
-  disabled: boolean;
-  move: (from: number, to: number, way: Way) => void;
-}) {
-  return (
-    <button
-      type="button"
-      class="icon small"
-      aria-label={`Move ${title} ${way}`}
-      data-move={`${way} ${at}`}
-      disabled={disabled}
-      onClick={() => move(at, way === "up" ? at - 1 : at + 1, way)}
-    >
-      <Icon name={way} size={16} />
-    </button>
   );
 }
