@@ -915,6 +915,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/users/me/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * New releases of the artists the caller follows
+         * @description The followed artists' releases, newest first (ties by id): singles (READY tracks on no album) and albums holding at least one READY track, as `FeedItem`s. Paged by cursor: `limit` 1–50 (default 20), then `cursor` = the answer's `nextCursor` (null on the last page); a cursor this feed did not make is 400. Releases that come out while paging sort before the cursor and are not repeated. With `since` (an ISO timestamp, the listener's last visit) the answer counts the releases after it in `newSince`. Unfollowing an artist takes their releases out at once.
+         */
+        get: operations["getMyFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users/me/app-passwords": {
         parameters: {
             query?: never;
@@ -2353,6 +2373,63 @@ export interface components {
              */
             client: string;
         };
+        Feed: {
+            items: components["schemas"]["FeedItem"][];
+            /** @description The next page's cursor; null: none. */
+            nextCursor: string | null;
+            /** @description How many releases came out after `since`; null when `since` was not sent. */
+            newSince: number | null;
+        };
+        /** @description A release of a followed artist: a single (a READY track on no album) or an album with at least one READY track; `at` is when it came out (the track's or the album's creation). */
+        FeedItem: {
+            /** @enum {string} */
+            type: "track";
+            /**
+             * Format: date-time
+             * @example 2026-11-23T10:15:30.000Z
+             */
+            at: string;
+            track: components["schemas"]["Track"];
+        } | {
+            /** @enum {string} */
+            type: "album";
+            /**
+             * Format: date-time
+             * @example 2026-11-23T10:15:30.000Z
+             */
+            at: string;
+            album: components["schemas"]["AlbumSummary"];
+        };
+        /** @description An album in a list: without its tracks. */
+        AlbumSummary: {
+            /**
+             * Format: uuid
+             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
+             */
+            id: string;
+            /** @example Night Drive */
+            title: string;
+            /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
+            cover: string | null;
+            /** @example Recorded in one night by the harbour. */
+            description: string;
+            /**
+             * Format: date
+             * @example 2024-05-17
+             */
+            releasedAt: string | null;
+            /**
+             * Format: uuid
+             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
+             */
+            artistId: string;
+            artist: components["schemas"]["TrackArtist"];
+            /**
+             * Format: date-time
+             * @example 2026-11-23T10:15:30.000Z
+             */
+            createdAt: string;
+        };
         NewAppPassword: components["schemas"]["AppPassword"] & {
             /** @description The secret, shown this once: it cannot be read again. Type it into the app as the password (with the account's username), or give it alone as the OpenSubsonic `apiKey`. */
             password: string;
@@ -2570,36 +2647,6 @@ export interface components {
          * @enum {string}
          */
         ProcessingStatus: "PROCESSING" | "READY" | "FAILED";
-        /** @description An album in a list: without its tracks. */
-        AlbumSummary: {
-            /**
-             * Format: uuid
-             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
-             */
-            id: string;
-            /** @example Night Drive */
-            title: string;
-            /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
-            cover: string | null;
-            /** @example Recorded in one night by the harbour. */
-            description: string;
-            /**
-             * Format: date
-             * @example 2024-05-17
-             */
-            releasedAt: string | null;
-            /**
-             * Format: uuid
-             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
-             */
-            artistId: string;
-            artist: components["schemas"]["TrackArtist"];
-            /**
-             * Format: date-time
-             * @example 2026-11-23T10:15:30.000Z
-             */
-            createdAt: string;
-        };
         PlaylistSummary: {
             /**
              * Format: uuid
@@ -7615,6 +7662,90 @@ export interface operations {
             };
             /** @description The body's Content-Type is not one the operation takes, or an uploaded file's type is not accepted. */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMyFeed: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description `nextCursor` of the page before; none for the first page. */
+                cursor?: string;
+                /** @description The listener's last visit: the answer counts what came out after it (`newSince`). */
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the feed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Feed"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];

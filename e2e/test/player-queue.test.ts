@@ -535,6 +535,51 @@ describe("the player's queue", () => {
     }
   });
 
+  test("the home page shows a listener what the artists they follow released, and how much is new since the last visit", async () => {
+    const { page, context, problems } = await openWatched(browser, stack.apiUrl, {
+      bypassCSP: true,
+    });
+    try {
+      await signUpListener(page, stack.apiUrl, "feed");
+      const feed = page.getByRole("region", { name: "From artists you follow" });
+      await feed.getByText(/follow artists to hear of their releases/).waitFor();
+      await openArtist(page);
+      await page.getByRole("button", { name: `Follow ${shownAs}` }).click();
+      await page.getByRole("button", { name: `Following ${shownAs}` }).waitFor();
+      // As if the last visit was before every release: all of them are new.
+      await page.evaluate(() =>
+        localStorage.setItem("edge-music.feed-seen", "2000-01-01T00:00:00.000Z"),
+      );
+      await page.goto(`${stack.apiUrl}/`);
+      const releases = feed.getByRole("list", { name: "New from artists you follow" });
+      await releases
+        .locator("li")
+        .nth(seeded.tracks.length - 1)
+        .waitFor();
+      // Newest first (the uploads ran side by side: the catalogue says which is newest), above
+      // the site's new tracks.
+      const newest = (await (
+        await fetch(`${stack.apiUrl}/api/v1/tracks?artistId=${seeded.artistId}`)
+      ).json()) as { title: string }[];
+      const titles = await releases.locator("li .track-text a:first-child").allTextContents();
+      expect(titles).toEqual(newest.map((t) => t.title));
+      expect(await feed.locator("[data-new-since]").textContent()).toBe(
+        `${seeded.tracks.length} new releases since your last visit.`,
+      );
+      const headings = await page.getByRole("heading", { level: 2 }).allTextContents();
+      expect(headings.indexOf("From artists you follow")).toBeLessThan(
+        headings.indexOf("New tracks"),
+      );
+      expect(await axeViolations(page)).toEqual([]);
+      // The next visit counts from this one.
+      await page.reload();
+      await feed.getByText("Nothing new since your last visit.").waitFor();
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   test("the queue panel, a row's menu, hearts, liked tracks and the notices pass axe's WCAG 2.1 A/AA rules and fit a 375-px screen", async () => {
     const { page, context, problems } = await openWatched(browser, stack.apiUrl, {
       viewport: PHONE,

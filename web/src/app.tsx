@@ -7,7 +7,7 @@ import { Account } from "./pages/account/account.tsx";
 import { CheckEmail } from "./pages/account/check-email.tsx";
 import { AlbumPage } from "./pages/album.tsx";
 import { ArtistPage } from "./pages/artist.tsx";
-import { Home } from "./pages/home.tsx";
+import { Home } from "./pages/home/home.tsx";
 import { Following } from "./pages/library/following.tsx";
 import { History } from "./pages/library/history.tsx";
 import { Library } from "./pages/library/library.tsx";

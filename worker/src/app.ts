@@ -9,6 +9,7 @@ import { albumRoutes } from "./features/albums/routes.ts";
 import { appPasswordRoutes } from "./features/app-passwords/routes.ts";
 import { artistRoutes } from "./features/artists/index.ts";
 import { authRoutes, meRoutes } from "./features/auth/index.ts";
+import { feedRoutes } from "./features/feed/routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { historyRoutes } from "./features/history/routes.ts";
 import { playQueueRoutes } from "./features/play-queue/routes.ts";
@@ -53,6 +54,7 @@ export function createApp() {
   app.route(`${API_PREFIX}/users`, meRoutes(ACCOUNT_KINDS.user, "getMyUserAccount"));
   app.route(`${API_PREFIX}/users`, userAccountRoutes);
   app.route(`${API_PREFIX}/users`, playQueueRoutes);
+  app.route(`${API_PREFIX}/users`, feedRoutes);
   app.route(`${API_PREFIX}/users`, appPasswordRoutes(ACCOUNT_KINDS.user));
   app.route(`${API_PREFIX}/artists`, appPasswordRoutes(ACCOUNT_KINDS.artist));
   app.route(`${API_PREFIX}/artists`, artistAccountRoutes);

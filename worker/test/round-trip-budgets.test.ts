@@ -661,6 +661,16 @@ const BUDGETS: Record<string, Budget> = {
       return { client, method: "DELETE", path };
     },
   },
+  "GET /api/v1/users/me/feed": {
+    trips: 1,
+    prepare: async () => {
+      const client = await user();
+      const artist = await artistId();
+      await client.post(`/api/v1/artists/${artist}/follow`);
+      await insertTrack(artist);
+      return get("/api/v1/users/me/feed?limit=5&since=2026-01-01T00:00:00Z", client);
+    },
+  },
   "PATCH /api/v1/users/me": {
     trips: 1,
     prepare: async () => ({

@@ -14,51 +14,10 @@ import type { RequestDeps } from "../../request-deps.ts";
 import { assertOwner } from "../../security/guard.ts";
 import { offsetOf, type Page } from "../../validation/common.ts";
 import { readyTracksQuery, toTrackDto } from "../tracks/catalogue/queries.ts";
+import { SUMMARY, toSummary } from "./queries.ts";
 import type { AlbumSummaryView, AlbumView } from "./schema.ts";
 
 const albumNotFound = (id: string) => new NotFoundError(`No album with id ${id}.`);
-
-const SUMMARY = {
-  id: albums.id,
-  title: albums.title,
-  cover: albums.cover,
-  description: albums.description,
-  releasedAt: albums.releasedAt,
-  artistId: albums.artistId,
-  createdAt: albums.createdAt,
-  artistUsername: artists.username,
-  artistDisplayName: artists.displayName,
-  artistAvatar: artists.avatar,
-};
-
-interface SummaryRow {
-  id: string;
-  title: string;
-  cover: string | null;
-  description: string;
-  releasedAt: string | null;
-  artistId: string;
-  createdAt: Date;
-  artistUsername: string;
-  artistDisplayName: string | null;
-  artistAvatar: string | null;
-}
-
-export const toSummary = ({
-  artistUsername,
-  artistDisplayName,
-  artistAvatar,
-  ...row
-}: SummaryRow): AlbumSummaryView => ({
-  ...row,
-  artist: {
-    id: row.artistId,
-    username: artistUsername,
-    displayName: artistDisplayName,
-    avatar: artistAvatar,
-  },
-  createdAt: row.createdAt.toISOString(),
-});
 
 /** Newest first (ties by id); an unknown artistId matches nothing. */
 export async function listAlbums(

@@ -3,7 +3,8 @@ import { eq } from "drizzle-orm";
 import { NotFoundError } from "../../../errors/app-error.ts";
 import type { RequestDeps } from "../../../request-deps.ts";
 import type { Page } from "../../../validation/common.ts";
-import { listAlbumsQuery, toSummary } from "../../albums/service.ts";
+import { toSummary } from "../../albums/queries.ts";
+import { listAlbumsQuery } from "../../albums/service.ts";
 import {
   ownTracksQuery,
   readyTracksQuery,

@@ -1,11 +1,14 @@
-// The front page: newest tracks, artists and public playlists (public reads, edge-cached).
-import { api, unwrap } from "../api.ts";
-import { artistCard, Cards, playlistCard } from "../ui/cards.tsx";
-import { plural } from "../ui/format.ts";
-import { PageTitle } from "../ui/headings.tsx";
-import { ErrorMessage, Loading } from "../ui/messages.tsx";
-import { useResource } from "../ui/resource.ts";
-import { TrackList } from "../ui/track-list.tsx";
+// The front page: a listener's feed, then the newest tracks, artists and public playlists (public
+// reads, edge-cached).
+import { api, unwrap } from "../../api.ts";
+import { signedInAs } from "../../session.ts";
+import { artistCard, Cards, playlistCard } from "../../ui/cards.tsx";
+import { plural } from "../../ui/format.ts";
+import { PageTitle } from "../../ui/headings.tsx";
+import { ErrorMessage, Loading } from "../../ui/messages.tsx";
+import { useResource } from "../../ui/resource.ts";
+import { TrackList } from "../../ui/track-list.tsx";
+import { FollowedReleases } from "./followed-releases.tsx";
 
 export function Home() {
   const home = useResource(async (signal) => {
@@ -20,6 +23,8 @@ export function Home() {
   return (
     <>
       <PageTitle title="Home">Listen now</PageTitle>
+      {/* A listener's feed first: what the artists they follow released. */}
+      {signedInAs.value === "user" && <FollowedReleases />}
       <ErrorMessage error={home.error} />
       {home.loading && !home.data && <Loading />}
       {home.data && (
