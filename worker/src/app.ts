@@ -16,11 +16,12 @@ import { playQueueRoutes } from "./features/play-queue/routes.ts";
 import { playlistRoutes } from "./features/playlists/index.ts";
 import { searchRoutes } from "./features/search/routes.ts";
 import { staticRoutes } from "./features/static/routes.ts";
+import { subsonicRoutes } from "./features/subsonic/routes.ts";
 import { uploadRoutes } from "./features/tracks/direct-upload/routes.ts";
 import { trackRoutes } from "./features/tracks/index.ts";
 import { jsonBodyLimit } from "./middleware/body-limit.ts";
 import { edgeCacheRefetch } from "./middleware/edge-cache.ts";
-import { corsForAllowedOrigins, originCheck } from "./middleware/origin-check.ts";
+import { corsForAllowedOrigins, corsForSubsonic, originCheck } from "./middleware/origin-check.ts";
 import { requestContext } from "./middleware/request-context.ts";
 import { serveReference } from "./openapi/reference.ts";
 import { ACCOUNT_KINDS } from "./security/account-kinds.ts";
@@ -36,6 +37,8 @@ export function createApp() {
   app.use(`${API_PREFIX}/*`, corsForAllowedOrigins);
   app.use(`${API_PREFIX}/*`, originCheck);
   app.use(`${API_PREFIX}/*`, jsonBodyLimit);
+  // The Subsonic door: apps, not browsers, with the credential in each call (ADR 0023).
+  app.use("/rest/*", corsForSubsonic);
   // Successful GETs carry an ETag (the object's for media, a digest of the body otherwise) and
   // answer a matching If-None-Match with 304 and no body. The route answers first; an event
   // stream is never digested, as its digest would wait for the end of a stream that lasts as long
@@ -66,6 +69,7 @@ export function createApp() {
   app.route(`${API_PREFIX}/search`, searchRoutes);
   app.route(`${API_PREFIX}/uploads`, uploadRoutes);
   app.route("/static", staticRoutes);
+  app.route("/rest", subsonicRoutes);
 
   serveReference(app, API_PREFIX);
 

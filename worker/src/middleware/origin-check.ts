@@ -79,3 +79,18 @@ export const corsForAllowedOrigins = createMiddleware<AppEnv>((c, next) => {
     maxAge: 600,
   })(c, next);
 });
+
+/**
+ * CORS of the Subsonic door (/rest): any origin, never credentials. Web players of the protocol
+ * (Feishin, Airsonic Refix…) run on origins of their own; a call carries its credential in its
+ * parameters and no cookie is ever read there, so a page on another site can do nothing with it
+ * that it could not do by sending the same request itself: there is nothing to forge (no CSRF),
+ * and the origin check of /api/v1 does not apply.
+ */
+export const corsForSubsonic = cors({
+  origin: "*",
+  allowMethods: ["GET", "HEAD", "POST"],
+  allowHeaders: ["content-type", "range", "if-none-match"],
+  exposeHeaders: ["content-length", "content-range", "accept-ranges", "etag", "x-request-id"],
+  maxAge: 86400,
+});

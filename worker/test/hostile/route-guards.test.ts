@@ -45,6 +45,7 @@ const PUBLIC = new Set([
   "GET /api/v1/albums/{id}",
   "GET /api/v1/playlists",
   "GET /api/v1/tracks",
+  "GET /api/v1/tracks/{id}/related",
   "GET /api/v1/search",
   "GET /static/{folder}/{file}",
   "GET /api/v1/openapi.json",
@@ -73,7 +74,11 @@ const ownPath = (op: Operation) => (owner: Registered) => op.path.replace(/\{[^}
 describe("the route table", () => {
   it("documents every route the app answers", () => {
     const documented = new Set(operations.map((op) => op.id));
-    const undocumented = [...registeredRoutes()].filter((route) => !documented.has(route));
+    // /rest/* is the Subsonic door: another protocol, with its own credentials (app passwords)
+    // and envelopes, not an operation of this document (ADR 0023; its tests: test/subsonic/).
+    const undocumented = [...registeredRoutes()].filter(
+      (route) => !documented.has(route) && !route.split(" ")[1]?.startsWith("/rest/"),
+    );
     expect(undocumented).toEqual([]);
   });
 

@@ -1,0 +1,242 @@
+import { type HttpDatabase, rateLimits } from "@edge-music/db";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { RequestDeps } from "../../request-deps.ts";
+import { ACCOUNT_KINDS, type PrincipalKind } from "../../security/account-kinds.ts";
+import { appPasswordHashCandidates, openAppPassword } from "../../security/app-password-secret.ts";
+import { timingSafeEqual } from "../../security/crypto.ts";
+import { type Hit, hitLimits, signInLimits } from "../../security/rate-limit.ts";
+import { missingParameter, SUBSONIC_ERRORS, SubsonicError } from "./errors.ts";
+
+/**
+ * What a Subsonic request claims to be, read from its parameters without the database: a
+ * username with a token and its salt (`t` = md5(app password + `s`)), a username with the app
+ * password itself (`p`, plain or `enc:` + hex), or an app password alone as the OpenSubsonic
+ * `apiKey`.
+ */
+export type Claim =
+  | { form: "token"; username: string; token: string; salt: string }
+  | { form: "password"; username: string; password: string }
+  | { form: "apiKey"; apiKey: string };
+
+/** The account behind a checked credential, and the app password that proved it. */
+export interface Caller {
+  kind: PrincipalKind;
+  id: string;
+  username: string;
+  appPasswordId: string;
+  /** When the app password was last written as used (see touchLater). */
+  lastUsedAt: Date | null;
+}
+
+/**
+ * The claim of a request, or the protocol's error: 43 for two mechanisms at once (`apiKey` with
+ * `u`, or `p` with `t`/`s`); 42 for a request that brings only what this door never reads (the
+ * REST session's cookie or an Authorization header); 10 for a missing part.
+ */
+export function readClaim(params: URLSearchParams, otherCredential: boolean): Claim {
+  const get = (name: string) => params.get(name) ?? undefined;
+  const [apiKey, username, password, token, salt] = ["apiKey", "u", "p", "t", "s"].map(get);
+  if (apiKey !== undefined) {
+    if (username !== undefined || password !== undefined || token !== undefined) {
+      throw new SubsonicError(
+        SUBSONIC_ERRORS.conflictingMechanisms,
+        "Multiple conflicting authentication mechanisms provided: an apiKey goes without u, p or t.",
+      );
+    }
+    return { form: "apiKey", apiKey };
+  }
+  if (username === undefined) {
+    if (password === undefined && token === undefined && otherCredential) {
+      throw new SubsonicError(
+        SUBSONIC_ERRORS.mechanismNotSupported,
+        "Provided authentication mechanism not supported: this API takes an app password (u with t and s, or p) or an apiKey, never the web session.",
+      );
+    }
+    throw missingParameter("u");
+  }
+  if (password !== undefined && (token !== undefined || salt !== undefined)) {
+    throw new SubsonicError(
+      SUBSONIC_ERRORS.conflictingMechanisms,
+      "Multiple conflicting authentication mechanisms provided: p, or t with s, not both.",
+    );
+  }
+  if (password !== undefined) return { form: "password", username, password: decodeHex(password) };
+  if (token === undefined) throw missingParameter("t");
+  if (salt === undefined) throw missingParameter("s");
+  return { form: "token", username, token: token.toLowerCase(), salt };
+}
+
+/** `enc:` + hex, as old clients send the password; anything else as it is. */
+function decodeHex(password: string): string {
+  if (!password.startsWith("enc:")) return password;
+  const hex = password.slice(4);
+  if (!/^([0-9a-fA-F]{2})*$/.test(hex)) return password;
+  const bytes = new Uint8Array(hex.length / 2).map((_, i) =>
+    Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16),
+  );
+  return new TextDecoder().decode(bytes);
+}
+
+type Ctx = Pick<RequestDeps, "db" | "env" | "now" | "ip">;
+
+/**
+ * The failure counters of a claim, shaped like the sign-in limits (per account from everywhere,
+ * per client network against it, per network against all), under keys of their own.
+ */
+function limitsOf(ctx: Ctx, claim: Claim, hashes: string[] | null) {
+  const who =
+    claim.form === "apiKey" ? `key:${hashes?.[0]?.slice(0, 16)}` : claim.username.toLowerCase();
+  return signInLimits("subsonic", who, ctx.ip);
+}
+
+export interface CredentialCheck {
+  /** Statements to send first in the request's one batch (nothing written). */
+  statements: [ReturnType<typeof countersQuery>, ReturnType<typeof candidatesQuery>];
+  /** Judges what they answered: the caller, or the protocol's error (failures counted). */
+  judge(results: unknown[]): Promise<Caller>;
+}
+
+/**
+ * The credential check of a request, as statements that ride in its one batch (like the REST
+ * session check, ADR 0010): the failure counters and the app passwords the claim may match are
+ * read; the Worker then judges (token auth needs the secret opened: md5 is not ours to ask of
+ * Postgres). Only a failure costs a second round trip, which counts it.
+ */
+export async function credentialCheck(ctx: Ctx, claim: Claim): Promise<CredentialCheck> {
+  const secret =
+    claim.form === "password" ? claim.password : claim.form === "apiKey" ? claim.apiKey : null;
+  const hashes = secret === null ? null : await appPasswordHashCandidates(ctx.env, secret);
+  const counters = limitsOf(ctx, claim, hashes);
+  const username = claim.form === "apiKey" ? null : claim.username;
+  const statements = [
+    countersQuery(
+      ctx.db,
+      counters.limits.map((limit) => limit.key),
+    ),
+    candidatesQuery(ctx.db, username, hashes),
+  ] as CredentialCheck["statements"];
+  return {
+    statements,
+    async judge(results) {
+      const rows = results[0] as Array<{ key: string; hits: number; windowStartedAt: Date }>;
+      const windowStart = (seconds: number) => ctx.now.getTime() - seconds * 1000;
+      const hits = counters.limits.map((limit): Hit => {
+        const row = rows.find((r) => r.key === limit.key);
+        const live = row && row.windowStartedAt.getTime() > windowStart(limit.windowSeconds);
+        // Judged as if this attempt were counted too (sign-in counts it first): the attempt
+        // after the last one allowed is refused.
+        return [
+          live
+            ? { hits: row.hits + 1, windowStartedAt: row.windowStartedAt }
+            : { hits: 1, windowStartedAt: ctx.now },
+        ];
+      });
+      try {
+        counters.judge(hits, ctx.now);
+      } catch {
+        throw new SubsonicError(
+          SUBSONIC_ERRORS.generic,
+          "Too many failed sign-ins from this network; try again in a few minutes.",
+        );
+      }
+      const candidates = (results[1] as { rows: CandidateRow[] }).rows;
+      const caller = await match(ctx, claim, candidates);
+      if (caller) return caller;
+      // A failure is counted (a second round trip; a success never writes a counter).
+      await hitLimits(ctx.db, counters.limits, ctx.now).catch(() => undefined);
+      throw claim.form === "apiKey"
+        ? new SubsonicError(SUBSONIC_ERRORS.invalidApiKey, "Invalid API key.")
+        : new SubsonicError(SUBSONIC_ERRORS.wrongCredentials, "Wrong username or password.");
+    },
+  };
+}
+
+function countersQuery(db: HttpDatabase, keys: string[]) {
+  return db
+    .select({
+      key: rateLimits.key,
+      hits: rateLimits.hits,
+      windowStartedAt: rateLimits.windowStartedAt,
+    })
+    .from(rateLimits)
+    .where(inArray(rateLimits.key, keys));
+}
+
+interface CandidateRow {
+  kind: PrincipalKind;
+  id: string;
+  principal_id: string;
+  username: string;
+  sealed: string;
+  last_used_at: string | null;
+}
+
+/**
+ * The app passwords a claim may match, of both account kinds (a listener and an artist may share
+ * a username: the secret tells them apart): by username (token auth tries each), by keyed hash
+ * (the secret itself was sent), or by both.
+ */
+function candidatesQuery(db: HttpDatabase, username: string | null, hashes: string[] | null) {
+  const parts = (["user", "artist"] as const).map((kind) => {
+    const { principals, auth } = ACCOUNT_KINDS[kind];
+    const { appPasswords } = auth;
+    const conditions: SQL[] = [];
+    if (username !== null) conditions.push(sql`lower(${principals.username}) = lower(${username})`);
+    if (hashes !== null) conditions.push(inArray(appPasswords.secretHash, hashes));
+    return sql`(select ${kind}::text as kind, ${appPasswords.id} as id, ${principals.id} as principal_id,
+      ${principals.username} as username, ${appPasswords.secretCiphertext} as sealed,
+      ${appPasswords.lastUsedAt} as last_used_at
+      from ${appPasswords} join ${principals} on ${eq(principals.id, appPasswords.principalId)}
+      where ${and(...conditions)} limit 50)`;
+  });
+  return db.execute(sql`${parts[0]} union all ${parts[1]}`);
+}
+
+async function md5Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("MD5", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** How often `lastUsedAt` is written: an app calls many times a minute. */
+const TOUCH_EVERY_MS = 5 * 60 * 1000;
+
+async function match(ctx: Ctx, claim: Claim, rows: CandidateRow[]): Promise<Caller | null> {
+  let found: CandidateRow | undefined;
+  if (claim.form === "token") {
+    for (const row of rows) {
+      const secret = await openAppPassword(ctx.env, row.kind, row.id, row.sealed).catch(() => null);
+      if (secret !== null && timingSafeEqual(await md5Hex(secret + claim.salt), claim.token)) {
+        found ??= row;
+      }
+    }
+  } else {
+    // The keyed hash matched in SQL: the row holds this secret.
+    found = rows[0];
+  }
+  if (!found) return null;
+  return {
+    kind: found.kind,
+    id: found.principal_id,
+    username: found.username,
+    appPasswordId: found.id,
+    lastUsedAt: found.last_used_at === null ? null : new Date(found.last_used_at),
+  };
+}
+
+/** The row's `lastUsedAt`, written after the answer when older than TOUCH_EVERY_MS. */
+export function touchLater(
+  ctx: Pick<RequestDeps, "db" | "now" | "waitUntil" | "log">,
+  caller: Caller,
+) {
+  const { lastUsedAt } = caller;
+  if (lastUsedAt && ctx.now.getTime() - lastUsedAt.getTime() < TOUCH_EVERY_MS) return;
+  const { appPasswords } = ACCOUNT_KINDS[caller.kind].auth;
+  ctx.waitUntil(
+    ctx.db
+      .update(appPasswords)
+      .set({ lastUsedAt: ctx.now })
+      .where(eq(appPasswords.id, caller.appPasswordId))
+      .then(() => undefined)
+      .catch((error: unknown) => ctx.log.warn("app password lastUsedAt not written", { error })),
+  );
+}

@@ -1,0 +1,135 @@
+import { albums, artists, type HttpDatabase, qualified, trackFiles, tracks } from "@edge-music/db";
+import { and, asc, eq, sql } from "drizzle-orm";
+
+// Only READY tracks are ever listed (issue 30's one-model rule); an album or artist is listed
+// while it has one.
+const ready = eq(tracks.processingStatus, "READY");
+
+/** The name people see: the display name, else the username. */
+export const artistName = sql<string>`coalesce(${artists.displayName}, ${artists.username})`;
+
+/**
+ * The album a track appears in: its album, or (no album) a single-track album of its own whose
+ * id is derived from the track's, so that apps that browse by album reach every track.
+ */
+export const SINGLE_PREFIX = "single-";
+// The prefix is written into the SQL, not bound: GROUP BY must see the very same expression.
+const albumIdOf = sql<string>`coalesce(${tracks.albumId}::text, ${sql.raw(`'${SINGLE_PREFIX}'`)} || ${tracks.id}::text)`;
+
+/** What a song node needs, in one row per track (the album by primary key, no join of its own). */
+const SONG_COLUMNS = {
+  id: tracks.id,
+  title: tracks.title,
+  cover: tracks.cover,
+  duration: tracks.duration,
+  albumPosition: tracks.albumPosition,
+  createdAt: tracks.createdAt,
+  artistId: tracks.artistId,
+  artistName,
+  albumId: albumIdOf,
+  albumTitle: sql<string>`coalesce((select ${qualified(albums.title)} from ${albums} where ${qualified(albums.id)} = ${qualified(tracks.albumId)}), ${tracks.title})`,
+  albumCover: sql<
+    string | null
+  >`(select ${qualified(albums.cover)} from ${albums} where ${qualified(albums.id)} = ${qualified(tracks.albumId)})`,
+};
+
+export type SongRow = Awaited<ReturnType<typeof songQuery>>[number];
+
+/** Every artist with a READY track, by name, with how many albums (singles included) it has. */
+export function artistsQuery(db: HttpDatabase) {
+  return db
+    .select({
+      id: artists.id,
+      name: artistName,
+      avatar: artists.avatar,
+      albumCount: sql<number>`count(distinct ${albumIdOf})::int`,
+    })
+    .from(artists)
+    .innerJoin(tracks, and(eq(tracks.artistId, artists.id), ready))
+    .groupBy(artists.id)
+    .orderBy(sql`lower(${artistName})`, asc(artists.id));
+}
+
+export function artistQuery(db: HttpDatabase, id: string) {
+  return db
+    .select({ id: artists.id, name: artistName, avatar: artists.avatar })
+    .from(artists)
+    .where(eq(artists.id, id));
+}
+
+/** An artist's albums (its singles as albums of one), the oldest first. */
+export function artistAlbumsQuery(db: HttpDatabase, artistId: string) {
+  const singleCover = sql<
+    string | null
+  >`(array_agg(${tracks.cover}) filter (where ${tracks.albumId} is null))[1]`;
+  return db
+    .select({
+      id: albumIdOf,
+      name: sql<string>`coalesce(min(${albums.title}), min(${tracks.title}))`,
+      cover: sql<string | null>`coalesce(min(${albums.cover}), ${singleCover})`,
+      songCount: sql<number>`count(*)::int`,
+      duration: sql<number>`coalesce(sum(${tracks.duration}), 0)::float8`,
+      created: sql<string>`min(${tracks.createdAt})`,
+      releasedAt: sql<string | null>`min(${albums.releasedAt})::text`,
+    })
+    .from(tracks)
+    .leftJoin(albums, eq(albums.id, tracks.albumId))
+    .where(and(eq(tracks.artistId, artistId), ready))
+    .groupBy(albumIdOf)
+    .orderBy(sql`min(${tracks.createdAt})`, albumIdOf);
+}
+
+/** The READY tracks of an album in their order, or the one track of a single. */
+export function albumSongsQuery(db: HttpDatabase, albumId: string) {
+  const single = albumId.startsWith(SINGLE_PREFIX) ? albumId.slice(SINGLE_PREFIX.length) : null;
+  const where = single
+    ? and(eq(tracks.id, single), sql`${tracks.albumId} is null`)
+    : eq(tracks.albumId, albumId);
+  return db
+    .select(SONG_COLUMNS)
+    .from(tracks)
+    .innerJoin(artists, eq(artists.id, tracks.artistId))
+    .where(and(where, ready))
+    .orderBy(sql`${tracks.albumPosition} asc nulls last`, asc(tracks.createdAt), asc(tracks.id));
+}
+
+/** The album row itself (none for a single: its track stands for it). */
+export function albumQuery(db: HttpDatabase, albumId: string) {
+  return db
+    .select({ id: albums.id, releasedAt: albums.releasedAt, createdAt: albums.createdAt })
+    .from(albums)
+    .where(eq(albums.id, albumId));
+}
+
+export function songQuery(db: HttpDatabase, trackId: string) {
+  return db
+    .select(SONG_COLUMNS)
+    .from(tracks)
+    .innerJoin(artists, eq(artists.id, tracks.artistId))
+    .where(and(eq(tracks.id, trackId), ready));
+}
+
+/** The Opus files of a READY track, by bitrate. */
+export function opusFilesQuery(db: HttpDatabase, trackId: string) {
+  return db
+    .select({ bitrate: trackFiles.bitrate, key: trackFiles.storageKey, size: trackFiles.sizeBytes })
+    .from(trackFiles)
+    .innerJoin(tracks, eq(tracks.id, trackFiles.trackId))
+    .where(and(eq(trackFiles.trackId, trackId), eq(trackFiles.kind, "opus"), ready));
+}
+
+/** The media path of a cover by its kind: a READY track's (else its album's), an album's, an avatar. */
+export function coverQuery(db: HttpDatabase, kind: "tr" | "al" | "ar", id: string) {
+  if (kind === "tr") {
+    return db
+      .select({
+        path: sql<string | null>`coalesce(${SONG_COLUMNS.cover}, ${SONG_COLUMNS.albumCover})`,
+      })
+      .from(tracks)
+      .where(and(eq(tracks.id, id), ready));
+  }
+  if (kind === "al") {
+    return db.select({ path: albums.cover }).from(albums).where(eq(albums.id, id));
+  }
+  return db.select({ path: artists.avatar }).from(artists).where(eq(artists.id, id));
+}

@@ -1,0 +1,100 @@
+import { tracks } from "@edge-music/db";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { pickOpus } from "../../src/features/subsonic/media.ts";
+import { historyOf } from "../history/support.ts";
+import { IMAGE_BYTES, withDb } from "../support/factories.ts";
+import { bucket } from "../tracks/form-upload/support.ts";
+import { appAccount, call, catalogue, errorCode, withOpus } from "./support.ts";
+
+describe("Subsonic media", () => {
+  it("pickOpus: the highest not above maxBitRate, else the lowest; no limit: the highest", () => {
+    const files = [{ bitrate: 64 }, { bitrate: 192 }, { bitrate: 128 }];
+    expect(pickOpus(files)?.bitrate).toBe(192);
+    expect(pickOpus(files, 0)?.bitrate).toBe(192);
+    expect(pickOpus(files, 160)?.bitrate).toBe(128);
+    expect(pickOpus(files, 32)?.bitrate).toBe(64);
+    expect(pickOpus([], 128)).toBeUndefined();
+  });
+
+  it("stream: the Opus bytes through the Worker at the bitrate asked, with ranges; never a redirect", async () => {
+    const { first, converting } = await catalogue();
+    await withOpus(first.id, [64, 128, 192]);
+    await withOpus(converting.id, [128]);
+    const account = await appAccount();
+    const auth = { apiKey: account.appPassword };
+
+    const whole = await call("stream", { ...auth, id: first.id });
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get("content-type")).toBe("audio/ogg");
+    expect(whole.headers.get("accept-ranges")).toBe("bytes");
+    expect(whole.headers.get("content-length")).toBe("1000");
+    expect((await whole.text()).startsWith("OggS-192-")).toBe(true);
+
+    const lower = await call("stream", { ...auth, id: first.id, maxBitRate: "128" });
+    expect((await lower.text()).startsWith("OggS-128-")).toBe(true);
+
+    const part = await call(
+      "stream",
+      { ...auth, id: first.id },
+      { headers: { range: "bytes=0-7" } },
+    );
+    expect(part.status).toBe(206);
+    expect(part.headers.get("content-range")).toBe("bytes 0-7/1000");
+    expect(await part.text()).toBe("OggS-192");
+
+    const past = await call(
+      "stream",
+      { ...auth, id: first.id },
+      { headers: { range: "bytes=5000-" } },
+    );
+    expect(past.status).toBe(416);
+
+    // Unfinished tracks never stream, whatever is in storage.
+    expect(await errorCode(await call("stream", { ...auth, id: converting.id, f: "json" }))).toBe(
+      70,
+    );
+    expect(
+      await errorCode(await call("stream", { ...auth, id: crypto.randomUUID(), f: "json" })),
+    ).toBe(70);
+    // Credentials are checked before any byte.
+    expect(
+      await errorCode(await call("stream", { apiKey: "wrong", id: first.id, f: "json" })),
+    ).toBe(44);
+  });
+
+  it("getCoverArt: the stored image of a track, an album or an artist; 70 without one", async () => {
+    const { first, single, artist } = await catalogue();
+    const path = `/static/covers/${crypto.randomUUID()}.png`;
+    await bucket().put(path.slice(1), IMAGE_BYTES.png, {
+      httpMetadata: { contentType: "image/png" },
+    });
+    await withDb((db) => db.update(tracks).set({ cover: path }).where(eq(tracks.id, single.id)));
+    const account = await appAccount();
+    const auth = { apiKey: account.appPassword };
+
+    const cover = await call("getCoverArt", { ...auth, id: `tr-${single.id}`, size: "300" });
+    expect(cover.status).toBe(200);
+    expect(cover.headers.get("content-type")).toBe("image/png");
+    expect(new Uint8Array(await cover.arrayBuffer())).toEqual(IMAGE_BYTES.png);
+
+    for (const id of [`tr-${first.id}`, `ar-${artist.id}`, `al-${crypto.randomUUID()}`, "x-1"]) {
+      expect(await errorCode(await call("getCoverArt", { ...auth, id, f: "json" }))).toBe(70);
+    }
+  });
+
+  it("scrobble: a play is an entry of the listening history in the REST API; now playing keeps nothing", async () => {
+    const { first, converting } = await catalogue();
+    const account = await appAccount();
+    const auth = { apiKey: account.appPassword, f: "json" };
+    expect(
+      await errorCode(await call("scrobble", { ...auth, id: first.id, submission: "false" })),
+    ).toBeUndefined();
+    expect(await historyOf(account.client)).toEqual([]);
+    expect(await errorCode(await call("scrobble", { ...auth, id: first.id }))).toBeUndefined();
+    const history = await historyOf(account.client);
+    expect(history.map((entry) => entry.track.id)).toEqual([first.id]);
+    expect(await errorCode(await call("scrobble", { ...auth, id: converting.id }))).toBe(70);
+    expect(await errorCode(await call("scrobble", auth))).toBe(10);
+  });
+});

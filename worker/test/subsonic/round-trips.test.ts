@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { METHOD_NAMES } from "../../src/features/subsonic/service.ts";
+import { countingEnv, tripsSoFar } from "../support/round-trips.ts";
+import { appAccount, call, catalogue, tokenAuth, withOpus } from "./support.ts";
+
+/**
+ * The database round trips of every Subsonic method, with each form of credential (issue 30:
+ * one per call, the credential check included). The check rides in the method's one batch, as
+ * the session check does in the REST API (ADR 0010, ADR 0023). Measured with an app password
+ * already used (its `lastUsedAt` is written at most every 5 minutes, after the answer).
+ */
+const fixtures = async () => {
+  const account = await appAccount();
+  const { artist, album, first, single } = await catalogue();
+  await withOpus(first.id, [128]);
+  // Warm: the first use writes lastUsedAt (after the answer: one more round trip, once).
+  await call("ping", { apiKey: account.appPassword });
+  const args: Record<string, Record<string, string>> = {
+    getArtist: { id: artist.id },
+    getAlbum: { id: album.id },
+    getSong: { id: first.id },
+    stream: { id: first.id },
+    getCoverArt: { id: `tr-${single.id}` },
+    scrobble: { id: first.id },
+  };
+  return { account, args };
+};
+
+/** The round trips of a method: one, the credential check included; scrobble writes after it. */
+const BUDGET: Record<string, number> = { getOpenSubsonicExtensions: 0, scrobble: 2 };
+
+async function measure(method: string, params: Record<string, string | undefined>) {
+  const before = await tripsSoFar();
+  const answer = await call(method, params, { env: countingEnv });
+  await answer.arrayBuffer();
+  return (await tripsSoFar()) - before;
+}
+
+describe("database round trips of every Subsonic method", () => {
+  it.each(METHOD_NAMES)("%s", async (method) => {
+    const { account, args } = await fixtures();
+    const budget = BUDGET[method] ?? 1;
+    const forms = [
+      { apiKey: account.appPassword },
+      await tokenAuth(account.username, account.appPassword),
+      { u: account.username, p: account.appPassword },
+    ];
+    for (const form of forms) {
+      expect(await measure(method, { ...form, ...args[method] })).toBe(budget);
+    }
+  });
+
+  it("a failed credential: the check, then its failure counted", async () => {
+    const account = await appAccount();
+    expect(await measure("ping", { u: account.username, p: "wrong" })).toBe(2);
+  });
+});
