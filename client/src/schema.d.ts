@@ -1761,6 +1761,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tracks/{id}/related": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * More like this: what this track's listeners also played
+         * @description Public, the same for everyone. The listeners of the track's latest 2,000 listens (signed-in listening history); every other READY track they played, scored by `coListeners`: how many of them played it (a listener counts once, however often they played it, so one person replaying a track moves it no more than any other listener). Highest score first, then newest, then id; at most `limit` (1–50, default 10). Empty while nobody who played the track played another. 404 for a track that is not READY or does not exist. As fresh as the edge cache allows (about a minute). **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
+         */
+        get: operations["listRelatedTracks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tracks/{id}": {
         parameters: {
             query?: never;
@@ -3096,6 +3116,14 @@ export interface components {
                 /** @example 12 */
                 likes: number;
             };
+        };
+        /** @description A track as everyone sees it. Only READY tracks are shown to anyone but the owner. */
+        RelatedTrack: components["schemas"]["Track"] & {
+            /**
+             * @description How many listeners of the track asked about also played this one.
+             * @example 4
+             */
+            coListeners: number;
         };
         TrackPage: components["schemas"]["Track"][];
         TrackUpdate: {
@@ -12625,6 +12653,79 @@ export interface operations {
             };
             /** @description The body is larger than the limit. */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listRelatedTracks: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Related tracks. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-edge-cache": components["headers"]["x-edge-cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RelatedTrack"][];
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-edge-cache": components["headers"]["x-edge-cache"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found. */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];

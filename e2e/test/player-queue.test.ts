@@ -580,6 +580,34 @@ describe("the player's queue", () => {
     }
   });
 
+  test("a track page shows more like it: what its listeners also played", async () => {
+    const { page, context, problems } = await openWatched(browser, stack.apiUrl, {
+      bypassCSP: true,
+    });
+    try {
+      await signUpListener(page, stack.apiUrl, "related");
+      await openArtist(page);
+      const [first, second] = seeded.tracks as [
+        { id: string; title: string },
+        { id: string; title: string },
+      ];
+      // Each play reaches the history at its first "playing": the listener played both.
+      for (const track of [first, second]) {
+        await page.getByRole("button", { name: `Play ${track.title}` }).click();
+        await expect
+          .poll(async () => (await audioState(page)).time, { timeout: 20_000 })
+          .toBeGreaterThan(0);
+      }
+      await page.goto(`${stack.apiUrl}/tracks/${first.id}`);
+      const more = page.getByRole("list", { name: "More like this" });
+      await more.getByRole("link", { name: second.title }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   test("the queue panel, a row's menu, hearts, liked tracks and the notices pass axe's WCAG 2.1 A/AA rules and fit a 375-px screen", async () => {
     const { page, context, problems } = await openWatched(browser, stack.apiUrl, {
       viewport: PHONE,

@@ -636,6 +636,10 @@ const BUDGETS: Record<string, Budget> = {
       return { client, method: "DELETE", path };
     },
   },
+  "GET /api/v1/tracks/{id}/related": {
+    trips: 1,
+    prepare: async () => get(`/api/v1/tracks/${await readyTrackId()}/related`),
+  },
   "GET /api/v1/tracks/me/liked": {
     trips: 1,
     prepare: async () => get("/api/v1/tracks/me/liked", await user()),

@@ -10,7 +10,7 @@ import { PageTitle } from "../ui/headings.tsx";
 import { LikeButton } from "../ui/like-button.tsx";
 import { ErrorMessage, Loading } from "../ui/messages.tsx";
 import { useResource } from "../ui/resource.ts";
-import { toQueueItem } from "../ui/track-list.tsx";
+import { TrackList, toQueueItem } from "../ui/track-list.tsx";
 
 /**
  * Another track's id (a link from one track to another, back and forward) is a new page: the router
@@ -20,16 +20,34 @@ export function TrackPage({ id }: { id: string }) {
   return <TrackView key={id} id={id} />;
 }
 
-function TrackView({ id }: { id: string }) {
-  const track = useResource(
+const useTrack = (id: string) =>
+  useResource(
     async (signal) =>
       unwrap(await api().GET("/api/v1/tracks/{id}", { params: { path: { id } }, signal })),
     [id],
   );
+
+function TrackView({ id }: { id: string }) {
+  const track = useTrack(id);
   if (track.error) return <ErrorMessage error={track.error} />;
   if (!track.data) return <Loading />;
   const t = track.data;
   const gain = t.loudness?.gainDb;
+  return (
+    <>
+      <TrackHeader t={t} gain={gain} />
+      <MoreLikeThis id={t.id} />
+    </>
+  );
+}
+
+function TrackHeader({
+  t,
+  gain,
+}: {
+  t: NonNullable<ReturnType<typeof useTrack>["data"]>;
+  gain: number | null | undefined;
+}) {
   return (
     <header class="profile">
       <Cover src={t.cover} size={160} alt={`Cover of ${t.title}`} />
@@ -67,6 +85,28 @@ function TrackView({ id }: { id: string }) {
         {account.value?.kind === "user" && <AddToPlaylist trackId={t.id} />}
       </div>
     </header>
+  );
+}
+
+/** What this track's listeners also played (public, the same for everyone); nothing when none. */
+function MoreLikeThis({ id }: { id: string }) {
+  const related = useResource(
+    async (signal) =>
+      unwrap(
+        await api().GET("/api/v1/tracks/{id}/related", {
+          params: { path: { id }, query: { limit: 10 } },
+          signal,
+        }),
+      ),
+    [id],
+  );
+  if (!related.data || related.data.length === 0) return null;
+  return (
+    <section aria-labelledby="more-like-this">
+      <h2 id="more-like-this">More like this</h2>
+      <p class="muted small">What this track's listeners also played.</p>
+      <TrackList tracks={related.data} label="More like this" />
+    </section>
   );
 }
 

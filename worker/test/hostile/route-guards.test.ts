@@ -45,6 +45,7 @@ const PUBLIC = new Set([
   "GET /api/v1/albums/{id}",
   "GET /api/v1/playlists",
   "GET /api/v1/tracks",
+  "GET /api/v1/tracks/{id}/related",
   "GET /api/v1/search",
   "GET /static/{folder}/{file}",
   "GET /api/v1/openapi.json",

@@ -4,6 +4,7 @@ import { conversionRoutes } from "./conversion/routes.ts";
 import { trackEventRoutes } from "./events/routes.ts";
 import { formUploadRoutes } from "./form-upload/routes.ts";
 import { trackLikeRoutes } from "./likes/routes.ts";
+import { relatedRoutes } from "./related/routes.ts";
 import { streamingRoutes } from "./streaming/routes.ts";
 import { waveformRoutes } from "./waveform/routes.ts";
 
@@ -19,4 +20,5 @@ export const trackRoutes = newRouter()
   .route("/", trackEventRoutes)
   // Before the catalogue: /me/liked is not a track id.
   .route("/", trackLikeRoutes)
+  .route("/", relatedRoutes)
   .route("/", trackCatalogueRoutes);
