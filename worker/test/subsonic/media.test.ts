@@ -34,6 +34,11 @@ describe("Subsonic media", () => {
     const lower = await call("stream", { ...auth, id: first.id, maxBitRate: "128" });
     expect((await lower.text()).startsWith("OggS-128-")).toBe(true);
 
+    // download: the best we keep (the source is not kept once converted), whatever is asked.
+    const download = await call("download", { ...auth, id: first.id, maxBitRate: "64" });
+    expect(download.status).toBe(200);
+    expect((await download.text()).startsWith("OggS-192-")).toBe(true);
+
     const part = await call(
       "stream",
       { ...auth, id: first.id },

@@ -22,12 +22,24 @@ const fixtures = async () => {
     stream: { id: first.id },
     getCoverArt: { id: `tr-${single.id}` },
     scrobble: { id: first.id },
+    star: { id: first.id },
+    unstar: { id: first.id },
+    getMusicDirectory: { id: artist.id },
+    download: { id: first.id },
   };
   return { account, args };
 };
 
-/** The round trips of a method: one, the credential check included; scrobble writes after it. */
-const BUDGET: Record<string, number> = { getOpenSubsonicExtensions: 0, scrobble: 2 };
+/**
+ * The round trips of a method: one, the credential check included. A write (scrobble, star) is
+ * sent after the credential's verdict: one more per item (ADR 0023).
+ */
+const BUDGET: Record<string, number> = {
+  getOpenSubsonicExtensions: 0,
+  scrobble: 2,
+  star: 2,
+  unstar: 2,
+};
 
 async function measure(method: string, params: Record<string, string | undefined>) {
   const before = await tripsSoFar();

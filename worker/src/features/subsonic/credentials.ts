@@ -1,4 +1,4 @@
-import { type HttpDatabase, rateLimits } from "@edge-music/db";
+import { type HttpDatabase, rateLimits, userAppPasswords, users } from "@edge-music/db";
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { RequestDeps } from "../../request-deps.ts";
 import { ACCOUNT_KINDS, type PrincipalKind } from "../../security/account-kinds.ts";
@@ -94,6 +94,12 @@ export interface CredentialCheck {
   statements: [ReturnType<typeof countersQuery>, ReturnType<typeof candidatesQuery>];
   /** Judges what they answered: the caller, or the protocol's error (failures counted). */
   judge(results: unknown[]): Promise<Caller>;
+  /**
+   * The listener the claim names, as SQL, for reads of a listener's own rows sent before the
+   * verdict (by username, or by the apiKey's hash). Their result is the caller's only when the
+   * verdict is a listener: use it only then.
+   */
+  claimedUserId: SQL;
 }
 
 /**
@@ -115,8 +121,13 @@ export async function credentialCheck(ctx: Ctx, claim: Claim): Promise<Credentia
     ),
     candidatesQuery(ctx.db, username, hashes),
   ] as CredentialCheck["statements"];
+  const claimedUserId =
+    username === null
+      ? sql`(select ${userAppPasswords.principalId} from ${userAppPasswords} where ${inArray(userAppPasswords.secretHash, hashes ?? [""])} limit 1)`
+      : sql`(select ${users.id} from ${users} where lower(${users.username}) = lower(${username}))`;
   return {
     statements,
+    claimedUserId,
     async judge(results) {
       const rows = results[0] as Array<{ key: string; hits: number; windowStartedAt: Date }>;
       const windowStart = (seconds: number) => ctx.now.getTime() - seconds * 1000;

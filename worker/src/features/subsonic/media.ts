@@ -1,7 +1,6 @@
 import { mediaKey } from "../../images/images.ts";
-import { recordListen } from "../history/service.ts";
 import { serveObject } from "../tracks/streaming/service.ts";
-import { boolArg, intArg, isUuid, required, uuidArg } from "./args.ts";
+import { intArg, isUuid, required, uuidArg } from "./args.ts";
 import { notFound } from "./errors.ts";
 import { method } from "./method.ts";
 import type { CoverKind } from "./model.ts";
@@ -20,11 +19,12 @@ export function pickOpus<T extends { bitrate: number | null }>(files: T[], maxBi
   return sorted.find((file) => (file.bitrate ?? 0) <= limit) ?? sorted.at(-1);
 }
 
-export const mediaMethods = {
-  stream: method({
+/** `stream` and `download` alike: the Opus bytes of a READY track (`download`: the highest). */
+const audio = (limitTaken: boolean) =>
+  method({
     args: (params) => ({
       id: uuidArg(params, "id", "Song"),
-      maxBitRate: intArg(params, "maxBitRate"),
+      maxBitRate: limitTaken ? intArg(params, "maxBitRate") : undefined,
     }),
     reads: (deps, args) => [opusFilesQuery(deps.db, args.id)],
     answer: async ({ deps, args, results, call }) => {
@@ -39,7 +39,12 @@ export const mediaMethods = {
         missing: "The song's audio is missing.",
       });
     },
-  }),
+  });
+
+export const mediaMethods = {
+  stream: audio(true),
+  // The source is not kept once converted: a download is the best we serve.
+  download: audio(false),
   getCoverArt: method({
     args: (params) => {
       const id = required(params, "id");
@@ -60,23 +65,6 @@ export const mediaMethods = {
         ifNoneMatch: call.ifNoneMatch,
         missing: "The cover art is missing.",
       });
-    },
-  }),
-  scrobble: method({
-    args: (params) => {
-      required(params, "id");
-      const ids = params.getAll("id");
-      if (!ids.every(isUuid)) throw notFound("Song");
-      return { ids, submission: boolArg(params, "submission", true) };
-    },
-    answer: async ({ deps, args, caller }) => {
-      // A play (`submission=true`) of a listener is a listening-history entry, as in the REST
-      // API. "Now playing" (`false`) is not kept yet; an artist has no listening history.
-      if (args.submission && caller.kind === "user") {
-        const principal = { kind: caller.kind, id: caller.id, sessionId: "" };
-        for (const id of args.ids) await recordListen({ db: deps.db, principal }, id);
-      }
-      return {};
     },
   }),
 };

@@ -1,3 +1,4 @@
+import type { SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { RequestDeps } from "../../request-deps.ts";
 import type { Caller } from "./credentials.ts";
@@ -32,7 +33,8 @@ export interface Answering<A> {
  */
 export interface Method<A> {
   args: (params: URLSearchParams) => A;
-  reads?: (deps: SubsonicDeps, args: A) => BatchItem<"pg">[];
+  /** `claimedUserId`: see CredentialCheck (a listener's own rows, used only for a listener). */
+  reads?: (deps: SubsonicDeps, args: A, claimedUserId: SQL) => BatchItem<"pg">[];
   answer: (input: Answering<A>) => SubsonicNode | Response | Promise<SubsonicNode | Response>;
 }
 

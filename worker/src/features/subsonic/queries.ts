@@ -1,5 +1,14 @@
-import { albums, artists, type HttpDatabase, qualified, trackFiles, tracks } from "@edge-music/db";
-import { and, asc, eq, sql } from "drizzle-orm";
+import {
+  albums,
+  artistLikes,
+  artists,
+  type HttpDatabase,
+  qualified,
+  trackFiles,
+  trackLikes,
+  tracks,
+} from "@edge-music/db";
+import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 
 // Only READY tracks are ever listed (issue 30's one-model rule); an album or artist is listed
 // while it has one.
@@ -132,4 +141,35 @@ export function coverQuery(db: HttpDatabase, kind: "tr" | "al" | "ar", id: strin
     return db.select({ path: albums.cover }).from(albums).where(eq(albums.id, id));
   }
   return db.select({ path: artists.avatar }).from(artists).where(eq(artists.id, id));
+}
+
+/** How many stars getStarred2 answers of each kind (the protocol has no paging there). */
+export const STARRED_MAX = 1000;
+
+/** A listener's liked READY tracks (their stars), the newest like first. */
+export function starredSongsQuery(db: HttpDatabase, userId: SQL) {
+  return db
+    .select({ ...SONG_COLUMNS, starred: trackLikes.createdAt })
+    .from(trackLikes)
+    .innerJoin(tracks, eq(tracks.id, trackLikes.trackId))
+    .innerJoin(artists, eq(artists.id, tracks.artistId))
+    .where(and(eq(trackLikes.userId, userId), ready))
+    .orderBy(desc(trackLikes.createdAt), desc(trackLikes.trackId))
+    .limit(STARRED_MAX);
+}
+
+/** A listener's liked artists (their stars), the newest like first. */
+export function starredArtistsQuery(db: HttpDatabase, userId: SQL) {
+  return db
+    .select({
+      id: artists.id,
+      name: artistName,
+      avatar: artists.avatar,
+      starred: artistLikes.createdAt,
+    })
+    .from(artistLikes)
+    .innerJoin(artists, eq(artists.id, artistLikes.artistId))
+    .where(eq(artistLikes.userId, userId))
+    .orderBy(desc(artistLikes.createdAt), desc(artistLikes.artistId))
+    .limit(STARRED_MAX);
 }

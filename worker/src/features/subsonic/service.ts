@@ -1,9 +1,12 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import { AppError, NotFoundError, RangeNotSatisfiableError } from "../../errors/app-error.ts";
 import { PROBLEM_TYPES } from "../../errors/problem.ts";
+import { annotationMethods } from "./annotation.ts";
 import { browsingMethods } from "./browsing.ts";
 import { credentialCheck, readClaim, touchLater } from "./credentials.ts";
+import { directoryMethods } from "./directory.ts";
 import { SUBSONIC_ERRORS, SubsonicError } from "./errors.ts";
+import { emptyMethods, listMethods } from "./lists.ts";
 import { mediaMethods } from "./media.ts";
 import type { AnyMethod, CallInput, SubsonicDeps } from "./method.ts";
 import { envelope, errorEnvelope, type Format, readFormat } from "./respond.ts";
@@ -13,7 +16,11 @@ import { openMethods, systemMethods } from "./system.ts";
 export const METHODS: Record<string, AnyMethod> = {
   ...systemMethods,
   ...browsingMethods,
+  ...directoryMethods,
+  ...listMethods,
+  ...emptyMethods,
   ...mediaMethods,
+  ...annotationMethods,
 };
 
 /** The names apps may call, for the documents and tests. */
@@ -43,7 +50,7 @@ export async function answerCall(
     }
     const args = method.args(call.params);
     const check = await credentialCheck(deps, claim);
-    const reads = method.reads?.(deps, args) ?? [];
+    const reads = method.reads?.(deps, args, check.claimedUserId) ?? [];
     const results = (await deps.db.batch([...check.statements, ...reads] as unknown as [
       BatchItem<"pg">,
       ...BatchItem<"pg">[],
