@@ -7,10 +7,10 @@ import type HlsType from "hls.js";
 import { api, messageOf, unwrap } from "../api.ts";
 import { account } from "../session.ts";
 import { announce } from "./announce.ts";
+import { bindControls, showPosition, showTrack } from "./media-session.ts";
 import {
   afterEnd,
   appended,
-  artistName,
   cleared,
   EMPTY_QUEUE,
   gainFactor,
@@ -117,7 +117,7 @@ export class Player {
     audio.addEventListener("timeupdate", () => {
       if (!audio.paused) this.#changedAt = Date.now();
       this.currentTime.value = audio.currentTime;
-      this.#position();
+      if (this.#audio) showPosition(this.#audio);
     });
     audio.addEventListener("durationchange", () => {
       if (Number.isFinite(audio.duration)) this.duration.value = audio.duration;
@@ -125,7 +125,14 @@ export class Player {
     audio.addEventListener("ended", () => this.#ended());
     this.#audio = audio;
     this.#applyVolume();
-    this.#mediaSessionActions();
+    bindControls({
+      play: () => void this.play(),
+      pause: () => this.pause(),
+      previous: () => this.previous(),
+      next: () => this.next(),
+      seek: (seconds) => this.seek(seconds),
+      seekBy: (seconds) => this.seekBy(seconds),
+    });
     return audio;
   }
 
@@ -205,7 +212,7 @@ export class Player {
     this.state.value = { items, index, ranks };
     this.repeat.value = saved.repeat;
     if (!item) return;
-    this.#metadata(item);
+    showTrack(item);
     void this.#details(item, load);
   }
 
@@ -213,7 +220,7 @@ export class Player {
   forget(): void {
     this.restore({ items: [], index: -1, ranks: null, position: 0, repeat: "off", savedAt: 0 });
     this.#acted = false;
-    if ("mediaSession" in navigator) navigator.mediaSession.metadata = null;
+    showTrack(null);
   }
 
   /** Where the current track is (seconds), loaded or not. */
@@ -237,7 +244,7 @@ export class Player {
     this.#listened = false;
     this.#refreshed = false;
     this.#recoveries = 0;
-    this.#metadata(item);
+    showTrack(item);
     this.#applyVolume();
     void this.#details(item, load);
     await this.#attach(item.id, load);
@@ -441,7 +448,7 @@ export class Player {
         const complete = { ...current, artist };
         const items = state.items.map((q, j) => (j === state.index ? complete : q));
         this.state.value = { ...state, items };
-        this.#metadata(complete);
+        showTrack(complete);
       }
     }
     if (waveform.status === "fulfilled") this.peaks.value = waveform.value.peaks;
@@ -481,51 +488,6 @@ export class Player {
     void api("user")
       .POST("/api/v1/history/tracks/{trackId}", { params: { path: { trackId: item.id } } })
       .catch((error: unknown) => console.warn("listen not recorded:", messageOf(error)));
-  }
-
-  #metadata(item: QueueItem): void {
-    if (!("mediaSession" in navigator)) return;
-    navigator.mediaSession.metadata = new MediaMetadata({
-      title: item.title,
-      artist: item.artist ? artistName(item.artist) : "",
-      album: "Edge Music",
-      artwork: item.cover ? [{ src: new URL(item.cover, location.origin).toString() }] : [],
-    });
-  }
-
-  #mediaSessionActions(): void {
-    if (!("mediaSession" in navigator)) return;
-    const session = navigator.mediaSession;
-    const handlers: [MediaSessionAction, MediaSessionActionHandler][] = [
-      ["play", () => void this.play()],
-      ["pause", () => this.pause()],
-      ["previoustrack", () => this.previous()],
-      ["nexttrack", () => this.next()],
-      ["seekbackward", (d) => this.seekBy(-(d.seekOffset ?? 10))],
-      ["seekforward", (d) => this.seekBy(d.seekOffset ?? 10)],
-      ["seekto", (d) => d.seekTime != null && this.seek(d.seekTime)],
-    ];
-    for (const [action, handler] of handlers) {
-      try {
-        session.setActionHandler(action, handler);
-      } catch {
-        // An action this browser does not know.
-      }
-    }
-  }
-
-  #position(): void {
-    const audio = this.#audio;
-    if (!audio || !("mediaSession" in navigator) || !Number.isFinite(audio.duration)) return;
-    try {
-      navigator.mediaSession.setPositionState({
-        duration: audio.duration,
-        position: Math.min(audio.currentTime, audio.duration),
-        playbackRate: audio.playbackRate,
-      });
-    } catch {
-      // A position the browser rejects (a duration still 0).
-    }
   }
 }
 
