@@ -26,6 +26,7 @@ const fixtures = async () => {
     unstar: { id: first.id },
     getMusicDirectory: { id: artist.id },
     download: { id: first.id },
+    getAlbumList2: { type: "newest" },
   };
   return { account, args };
 };

@@ -12,7 +12,7 @@ import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 
 // Only READY tracks are ever listed (issue 30's one-model rule); an album or artist is listed
 // while it has one.
-const ready = eq(tracks.processingStatus, "READY");
+export const ready = eq(tracks.processingStatus, "READY");
 
 /** The name people see: the display name, else the username. */
 export const artistName = sql<string>`coalesce(${artists.displayName}, ${artists.username})`;
@@ -23,10 +23,10 @@ export const artistName = sql<string>`coalesce(${artists.displayName}, ${artists
  */
 export const SINGLE_PREFIX = "single-";
 // The prefix is written into the SQL, not bound: GROUP BY must see the very same expression.
-const albumIdOf = sql<string>`coalesce(${tracks.albumId}::text, ${sql.raw(`'${SINGLE_PREFIX}'`)} || ${tracks.id}::text)`;
+export const albumIdOf = sql<string>`coalesce(${tracks.albumId}::text, ${sql.raw(`'${SINGLE_PREFIX}'`)} || ${tracks.id}::text)`;
 
 /** What a song node needs, in one row per track (the album by primary key, no join of its own). */
-const SONG_COLUMNS = {
+export const SONG_COLUMNS = {
   id: tracks.id,
   title: tracks.title,
   cover: tracks.cover,

@@ -1,6 +1,7 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import { AppError, NotFoundError, RangeNotSatisfiableError } from "../../errors/app-error.ts";
 import { PROBLEM_TYPES } from "../../errors/problem.ts";
+import { albumListMethods } from "./album-lists.ts";
 import { annotationMethods } from "./annotation.ts";
 import { browsingMethods } from "./browsing.ts";
 import { credentialCheck, readClaim, touchLater } from "./credentials.ts";
@@ -18,6 +19,7 @@ export const METHODS: Record<string, AnyMethod> = {
   ...browsingMethods,
   ...directoryMethods,
   ...listMethods,
+  ...albumListMethods,
   ...emptyMethods,
   ...mediaMethods,
   ...annotationMethods,
