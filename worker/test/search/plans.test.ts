@@ -93,6 +93,19 @@ describe("search plans", () => {
   );
 });
 
+describe("search plans of names", () => {
+  it("artists: a name typed run together is looked for in both names' trigram indexes, below the gate", async () => {
+    const plan = await planOf(statementOf("artists", "luna harbour"));
+    const [primary, secondary] = split(plan);
+    // The username's own prefix index serves a prefix of the second name.
+    expect(primary, plan).toContain("artists_username_search_prefix_idx");
+    expect(secondary, plan).toContain("Bitmap Index Scan on artists_search_handle_trgm_idx");
+    expect(secondary, plan).toContain("Bitmap Index Scan on artists_search_display_trgm_idx");
+    expect(secondary, plan).toMatch(GATE);
+    expect(plan).not.toContain("Seq Scan");
+  });
+});
+
 describe("searchTerms", () => {
   it.each([
     ["  love   me  ", "love me", true],
