@@ -53,13 +53,7 @@ function AlbumView({ id }: { id: string }) {
       <TrackList
         tracks={a.tracks}
         label={`Tracks of ${a.title}`}
-        // The number comes last in the row and is shown first (styles.css): the list's rows have
-        // no place of their own for it. Screen readers hear the list's own positions instead.
-        actions={(_, i) => (
-          <span class="muted track-number" aria-hidden="true">
-            {a.tracks[i]?.albumPosition ?? i + 1}
-          </span>
-        )}
+        numberOf={(_, i) => a.tracks[i]?.albumPosition ?? i + 1}
       />
     </>
   );

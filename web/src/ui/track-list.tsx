@@ -49,6 +49,7 @@ export function TrackList({
   label,
   artistName,
   actions,
+  numberOf,
 }: {
   tracks: TrackLike[];
   label: string;
@@ -56,6 +57,11 @@ export function TrackList({
   artistName?: string;
   /** More buttons per track (remove from a playlist, …). */
   actions?: (track: TrackLike, index: number) => ComponentChildren;
+  /**
+   * A number shown first in each row (an album's track numbers). Screen readers hear the list's
+   * own positions instead.
+   */
+  numberOf?: (track: TrackLike, index: number) => number;
 }) {
   if (tracks.length === 0) return <p class="muted">No tracks yet.</p>;
   const queue = () => tracks.map((t) => toQueueItem(t, artistName));
@@ -70,6 +76,11 @@ export function TrackList({
         const pauses = current && playing;
         return (
           <li key={track.id} class={current ? "track current" : "track"}>
+            {numberOf && (
+              <span class="muted track-number" aria-hidden="true">
+                {numberOf(track, i)}
+              </span>
+            )}
             <button
               type="button"
               class="icon play-track"
