@@ -13,6 +13,8 @@ const fixtures = async () => {
   const account = await appAccount();
   const { artist, album, first, single } = await catalogue();
   await withOpus(first.id, [128]);
+  const playlist = await account.client.post("/api/v1/playlists", { title: "P", isPublic: false });
+  const { id: playlistId } = (await playlist.json()) as { id: string };
   // Warm: the first use writes lastUsedAt (after the answer: one more round trip, once).
   await call("ping", { apiKey: account.appPassword });
   const args: Record<string, Record<string, string>> = {
@@ -27,6 +29,7 @@ const fixtures = async () => {
     getMusicDirectory: { id: artist.id },
     download: { id: first.id },
     getAlbumList2: { type: "newest" },
+    getPlaylist: { id: playlistId },
   };
   return { account, args };
 };

@@ -4,12 +4,14 @@ import { PROBLEM_TYPES } from "../../errors/problem.ts";
 import { albumListMethods } from "./album-lists.ts";
 import { annotationMethods } from "./annotation.ts";
 import { browsingMethods } from "./browsing.ts";
-import { credentialCheck, readClaim, touchLater } from "./credentials.ts";
+import { readClaim } from "./claim.ts";
+import { credentialCheck, touchLater } from "./credentials.ts";
 import { directoryMethods } from "./directory.ts";
 import { SUBSONIC_ERRORS, SubsonicError } from "./errors.ts";
 import { emptyMethods, listMethods } from "./lists.ts";
 import { mediaMethods } from "./media.ts";
 import type { AnyMethod, CallInput, SubsonicDeps } from "./method.ts";
+import { playlistMethods } from "./playlists.ts";
 import { envelope, errorEnvelope, type Format, readFormat } from "./respond.ts";
 import { openMethods, systemMethods } from "./system.ts";
 
@@ -22,6 +24,7 @@ export const METHODS: Record<string, AnyMethod> = {
   ...albumListMethods,
   ...emptyMethods,
   ...mediaMethods,
+  ...playlistMethods,
   ...annotationMethods,
 };
 
