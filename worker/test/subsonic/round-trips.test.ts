@@ -30,6 +30,7 @@ const fixtures = async () => {
     download: { id: first.id },
     getAlbumList2: { type: "newest" },
     getPlaylist: { id: playlistId },
+    savePlayQueue: { id: first.id, current: first.id, position: "1000" },
   };
   return { account, args };
 };
@@ -43,6 +44,7 @@ const BUDGET: Record<string, number> = {
   scrobble: 2,
   star: 2,
   unstar: 2,
+  savePlayQueue: 2,
 };
 
 async function measure(method: string, params: Record<string, string | undefined>) {

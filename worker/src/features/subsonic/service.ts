@@ -11,6 +11,7 @@ import { SUBSONIC_ERRORS, SubsonicError } from "./errors.ts";
 import { emptyMethods, listMethods } from "./lists.ts";
 import { mediaMethods } from "./media.ts";
 import type { AnyMethod, CallInput, SubsonicDeps } from "./method.ts";
+import { playQueueMethods } from "./play-queue.ts";
 import { playlistMethods } from "./playlists.ts";
 import { envelope, errorEnvelope, type Format, readFormat } from "./respond.ts";
 import { openMethods, systemMethods } from "./system.ts";
@@ -25,6 +26,7 @@ export const METHODS: Record<string, AnyMethod> = {
   ...emptyMethods,
   ...mediaMethods,
   ...playlistMethods,
+  ...playQueueMethods,
   ...annotationMethods,
 };
 
