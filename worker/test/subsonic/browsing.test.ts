@@ -1,5 +1,7 @@
+import { albums, artists } from "@edge-music/db";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { insertArtist, insertTrack } from "../support/factories.ts";
+import { insertArtist, insertTrack, withDb } from "../support/factories.ts";
 import { type Answer, appAccount, call, catalogue, errorCode, json, xml } from "./support.ts";
 
 const f = "json";
@@ -105,5 +107,34 @@ describe("Subsonic browsing: our catalogue, READY tracks only", () => {
     }
     expect(await errorCode(await call("getArtist", { ...auth, id: crypto.randomUUID() }))).toBe(70);
     expect(await errorCode(await call("getSong", auth))).toBe(10);
+  });
+});
+
+describe("Subsonic info: bios, notes and whose key it is", () => {
+  it("getArtistInfo2, getAlbumInfo2 and tokenInfo", async () => {
+    const { artist, album } = await catalogue();
+    const cover = `/static/covers/${crypto.randomUUID()}.png`;
+    await withDb(async (db) => {
+      await db.update(artists).set({ bio: "From the sea." }).where(eq(artists.id, artist.id));
+      await db
+        .update(albums)
+        .set({ description: "Recorded at night.", cover })
+        .where(eq(albums.id, album.id));
+    });
+    const account = await appAccount();
+    const auth = { apiKey: account.appPassword, f };
+    const artistInfo = (await json(await call("getArtistInfo2", { ...auth, id: artist.id })))
+      .artistInfo2;
+    expect(artistInfo).toEqual({ biography: "From the sea.", similarArtist: [] });
+    const albumInfo = (await json(await call("getAlbumInfo2", { ...auth, id: album.id })))
+      .albumInfo;
+    expect(albumInfo.notes).toBe("Recorded at night.");
+    expect(new URL(albumInfo.largeImageUrl).pathname).toBe(cover);
+    expect(await errorCode(await call("getAlbumInfo2", { ...auth, id: crypto.randomUUID() }))).toBe(
+      70,
+    );
+    expect((await json(await call("tokenInfo", auth))).tokenInfo).toEqual({
+      username: account.username,
+    });
   });
 });

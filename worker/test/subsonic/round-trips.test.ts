@@ -30,6 +30,8 @@ const fixtures = async () => {
     download: { id: first.id },
     getAlbumList2: { type: "newest" },
     getPlaylist: { id: playlistId },
+    getArtistInfo2: { id: artist.id },
+    getAlbumInfo2: { id: album.id },
     savePlayQueue: { id: first.id, current: first.id, position: "1000" },
   };
   return { account, args };

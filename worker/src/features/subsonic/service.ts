@@ -8,6 +8,7 @@ import { readClaim } from "./claim.ts";
 import { credentialCheck, touchLater } from "./credentials.ts";
 import { directoryMethods } from "./directory.ts";
 import { SUBSONIC_ERRORS, SubsonicError } from "./errors.ts";
+import { infoMethods } from "./info.ts";
 import { emptyMethods, listMethods } from "./lists.ts";
 import { mediaMethods } from "./media.ts";
 import type { AnyMethod, CallInput, SubsonicDeps } from "./method.ts";
@@ -21,6 +22,7 @@ export const METHODS: Record<string, AnyMethod> = {
   ...systemMethods,
   ...browsingMethods,
   ...directoryMethods,
+  ...infoMethods,
   ...listMethods,
   ...albumListMethods,
   ...emptyMethods,
