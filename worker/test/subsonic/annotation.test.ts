@@ -33,6 +33,12 @@ describe("Subsonic stars and lists: the REST API's likes", () => {
     expect(await errorCode(await call("star", { ...auth, id: converting.id }))).toBe(70);
     expect(await errorCode(await call("star", { ...auth, albumId: crypto.randomUUID() }))).toBe(0);
     expect(await errorCode(await call("star", auth))).toBe(10);
+    // Each item is a write of its own: a call may name only so many.
+    const many = Array.from({ length: 51 }, () => crypto.randomUUID());
+    expect(await errorCode(await call("star", { ...auth, id: many }, { method: "POST" }))).toBe(0);
+    expect(await errorCode(await call("scrobble", { ...auth, id: many }, { method: "POST" }))).toBe(
+      0,
+    );
   });
 
   it("an artist account stars nothing (50) and sees no stars of a listener with its username", async () => {

@@ -3,6 +3,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { pickOpus } from "../../src/features/subsonic/media.ts";
 import { historyOf } from "../history/support.ts";
+import { app } from "../support/auth.ts";
+import { send } from "../support/env.ts";
 import { IMAGE_BYTES, withDb } from "../support/factories.ts";
 import { bucket } from "../tracks/form-upload/support.ts";
 import { appAccount, call, catalogue, errorCode, withOpus } from "./support.ts";
@@ -38,6 +40,14 @@ describe("Subsonic media", () => {
     const download = await call("download", { ...auth, id: first.id, maxBitRate: "64" });
     expect(download.status).toBe(200);
     expect((await download.text()).startsWith("OggS-192-")).toBe(true);
+
+    // A player may ask for the size first.
+    const head = await send(app, `/rest/stream?apiKey=${account.appPassword}&id=${first.id}`, {
+      method: "HEAD",
+    });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe("1000");
+    expect(await head.text()).toBe("");
 
     const part = await call(
       "stream",

@@ -6,9 +6,18 @@ import type { Caller } from "./credentials.ts";
 import { missingParameter, notFound, SUBSONIC_ERRORS, SubsonicError } from "./errors.ts";
 import { method } from "./method.ts";
 
+/**
+ * How many items one star, unstar or scrobble may name: each is a write of its own (a round
+ * trip), so a call naming thousands would hold the database for as long.
+ */
+export const MAX_ITEMS = 50;
+
 /** The ids of one kind a call names (`id=…&id=…`); a malformed one names nothing (70). */
 function ids(params: URLSearchParams, name: string, what: string): string[] {
   const values = params.getAll(name);
+  if (values.length > MAX_ITEMS) {
+    throw new SubsonicError(SUBSONIC_ERRORS.generic, `At most ${MAX_ITEMS} ids per call.`);
+  }
   if (!values.every(isUuid)) throw notFound(what);
   return values.map((value) => value.toLowerCase());
 }
