@@ -12,16 +12,10 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { registerArtist, uploadTrack, waitUntilReady } from "./support/api.ts";
 import { launchChromium } from "./support/browser-player.ts";
-import {
-  axeViolations,
-  mailsTo,
-  openPage,
-  PHONE,
-  signUpThroughPage,
-  totpCode,
-} from "./support/first-minutes-page.ts";
+import { mailsTo, signUpThroughPage, totpCode } from "./support/first-minutes-page.ts";
 import { type LocalStack, startLocalStack } from "./support/local-stack.ts";
 import { makeMp3Source } from "./support/media.ts";
+import { axeViolations, openWatched, PHONE } from "./support/player-page.ts";
 
 let stack: LocalStack;
 let browser: Browser;
@@ -57,7 +51,9 @@ afterAll(async () => {
 
 describe("the first five minutes", () => {
   test("sign-up says to check the email, names the address, and sends the link again", async () => {
-    const { page, context, problems } = await openPage(browser, stack.apiUrl, { bypassCSP: true });
+    const { page, context, problems } = await openWatched(browser, stack.apiUrl, {
+      bypassCSP: true,
+    });
     try {
       const { email } = await signUpThroughPage(page, stack.apiUrl, "Listener", "mail");
       // Signed in at once, on the home page, with the notice above it.
@@ -87,7 +83,9 @@ describe("the first five minutes", () => {
   });
 
   test("a file named .mp3 that is not audio is told what was found, and the hint names the same list", async () => {
-    const { page, context, problems } = await openPage(browser, stack.apiUrl, { bypassCSP: true });
+    const { page, context, problems } = await openWatched(browser, stack.apiUrl, {
+      bypassCSP: true,
+    });
     try {
       await signUpThroughPage(page, stack.apiUrl, "Artist", "png");
       await page.goto(`${stack.apiUrl}/studio/upload`);
@@ -112,7 +110,9 @@ describe("the first five minutes", () => {
   });
 
   test("recovery codes can be copied and downloaded, and say so when copying is refused", async () => {
-    const { page, context, problems } = await openPage(browser, stack.apiUrl, { bypassCSP: true });
+    const { page, context, problems } = await openWatched(browser, stack.apiUrl, {
+      bypassCSP: true,
+    });
     try {
       await context.grantPermissions(["clipboard-read", "clipboard-write"], {
         origin: new URL(stack.apiUrl).origin,
@@ -169,8 +169,8 @@ describe("the first five minutes", () => {
   });
 
   test("a session ended from another browser signs the page out, header included, when it comes back into view", async () => {
-    const here = await openPage(browser, stack.apiUrl);
-    const there = await openPage(browser, stack.apiUrl);
+    const here = await openWatched(browser, stack.apiUrl);
+    const there = await openWatched(browser, stack.apiUrl);
     try {
       const { username, email, password } = await signUpThroughPage(
         here.page,
@@ -205,9 +205,12 @@ describe("the first five minutes", () => {
   });
 
   test("a session ended elsewhere signs the page out at its next request, header included", async () => {
-    const here = await openPage(browser, stack.apiUrl);
+    const here = await openWatched(browser, stack.apiUrl);
     try {
       const { username } = await signUpThroughPage(here.page, stack.apiUrl, "Listener", "next");
+      // The page's own first reads (the feed, the likes, the saved queue) are done: the request
+      // that meets the ended session is the link's, not one of those racing the sign-out.
+      await here.page.waitForLoadState("networkidle");
       // The session ends on the server (as "sign out everywhere" from another device does);
       // the page keeps its cookies, which no longer work.
       const cookies = await here.context.cookies(`${stack.apiUrl}/api/v1/users/auth/logout`);
@@ -230,7 +233,7 @@ describe("the first five minutes", () => {
   });
 
   test("on a 375 × 812 phone, header and player take at most 20 % with a track playing, and long titles are not cut", async () => {
-    const { page, context, problems } = await openPage(browser, stack.apiUrl, {
+    const { page, context, problems } = await openWatched(browser, stack.apiUrl, {
       viewport: PHONE,
       bypassCSP: true,
     });

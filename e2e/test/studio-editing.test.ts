@@ -10,9 +10,10 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { launchChromium } from "./support/browser-player.ts";
-import { axeViolations, openPage, signUpThroughPage } from "./support/first-minutes-page.ts";
+import { signUpThroughPage } from "./support/first-minutes-page.ts";
 import { type LocalStack, startLocalStack } from "./support/local-stack.ts";
 import { makeMp3Source } from "./support/media.ts";
+import { axeViolations, openWatched } from "./support/player-page.ts";
 import {
   apiAs,
   expectJson,
@@ -64,7 +65,9 @@ const coverSrc = (row: ReturnType<Page["getByRole"]>) =>
 
 describe("the studio's editing", () => {
   test("a track's title and cover are edited in its row and seen on its page", async () => {
-    const { page, context, problems } = await openPage(browser, stack.apiUrl, { bypassCSP: true });
+    const { page, context, problems } = await openWatched(browser, stack.apiUrl, {
+      bypassCSP: true,
+    });
     try {
       await signUpThroughPage(page, stack.apiUrl, "Artist", "editor");
       const id = await uploadAs(context, stack.apiUrl, mp3, "Rough take");
@@ -115,7 +118,9 @@ describe("the studio's editing", () => {
   });
 
   test("a single moves into an album; the album is described and reordered, and its page numbers and times it", async () => {
-    const { page, context, problems } = await openPage(browser, stack.apiUrl, { bypassCSP: true });
+    const { page, context, problems } = await openWatched(browser, stack.apiUrl, {
+      bypassCSP: true,
+    });
     try {
       await signUpThroughPage(page, stack.apiUrl, "Artist", "albumist");
       const titles = ["First light", "Second wind", "Third rail"];
@@ -210,7 +215,9 @@ describe("the studio's editing", () => {
   });
 
   test("an artist's display name, with a space, is shown and found as typed and with a typo", async () => {
-    const { page, context, problems } = await openPage(browser, stack.apiUrl, { bypassCSP: true });
+    const { page, context, problems } = await openWatched(browser, stack.apiUrl, {
+      bypassCSP: true,
+    });
     try {
       const { username } = await signUpThroughPage(page, stack.apiUrl, "Artist", "lunah");
       const id = await uploadAs(context, stack.apiUrl, mp3, "Tide song");
@@ -244,8 +251,8 @@ describe("the studio's editing", () => {
   });
 
   test("a public playlist names its owner by display name only, and by nothing without one", async () => {
-    const owner = await openPage(browser, stack.apiUrl, { bypassCSP: true });
-    const visitor = await openPage(browser, stack.apiUrl, { bypassCSP: true });
+    const owner = await openWatched(browser, stack.apiUrl, { bypassCSP: true });
+    const visitor = await openWatched(browser, stack.apiUrl, { bypassCSP: true });
     try {
       const { username, email } = await signUpThroughPage(
         owner.page,
@@ -297,7 +304,9 @@ describe("the studio's editing", () => {
     const art = join(work, "embedded.mp3");
     // Long enough that the row is seen converting before it is READY.
     await makeMp3WithCover(art, 240, png);
-    const { page, context, problems } = await openPage(browser, stack.apiUrl, { bypassCSP: true });
+    const { page, context, problems } = await openWatched(browser, stack.apiUrl, {
+      bypassCSP: true,
+    });
     try {
       await signUpThroughPage(page, stack.apiUrl, "Artist", "covered");
       const id = await uploadAs(context, stack.apiUrl, art, "Sleeve art");

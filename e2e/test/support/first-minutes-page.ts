@@ -1,50 +1,7 @@
-// What the first-minutes browser tests share: a watched page of the stack, a sign-up through the
-// page, the stand-in mail inbox, the TOTP oracle and axe's WCAG 2.1 A/AA findings.
+// What the first-minutes browser tests share beyond player-page.ts (a watched page, axe): a
+// sign-up through the page as either kind, the stand-in mail inbox and the TOTP oracle.
 import { randomBytes } from "node:crypto";
-import { createRequire } from "node:module";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-
-export const PHONE = { width: 375, height: 812 };
-export const DESKTOP = { width: 1280, height: 800 };
-
-export interface Watched {
-  page: Page;
-  context: BrowserContext;
-  /** Requests to another origin, CSP breaches, uncaught errors. */
-  problems: string[];
-}
-
-/**
- * A new browser context on the stack. `bypassCSP` only where axe is injected (the page's CSP
- * would refuse its script).
- */
-export async function openPage(
-  browser: Browser,
-  apiUrl: string,
-  options: { viewport?: { width: number; height: number }; bypassCSP?: boolean } = {},
-): Promise<Watched> {
-  const origin = new URL(apiUrl).origin;
-  const context = await browser.newContext({
-    viewport: options.viewport ?? DESKTOP,
-    deviceScaleFactor: 1,
-    acceptDownloads: true,
-    ...(options.bypassCSP ? { bypassCSP: true } : {}),
-  });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  await context.route(
-    (url) => url.origin !== origin && !["data:", "blob:"].includes(url.protocol),
-    (route) => {
-      problems.push(`request to another origin: ${route.request().url()}`);
-      return route.abort();
-    },
-  );
-  page.on("console", (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
-  });
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  return { page, context, problems };
-}
+import type { Page } from "playwright-core";
 
 export interface SignedUp {
   username: string;
@@ -90,21 +47,4 @@ export async function totpCode(standInsUrl: string, secret: string): Promise<str
     body: JSON.stringify({ secret, timeMs: Date.now() }),
   });
   return ((await answer.json()) as { code: string }).code;
-}
-
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-
-/** axe's WCAG 2.1 A/AA violations on the page as it is now ("rule at selector, …"). */
-export async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  return await page.evaluate(async () => {
-    type Result = { violations: { id: string; nodes: { target: string[] }[] }[] };
-    const axe = (window as unknown as { axe: { run(...args: unknown[]): Promise<Result> } }).axe;
-    const result = await axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
-    });
-    return result.violations.map(
-      (v) => `${v.id} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
-    );
-  });
 }

@@ -31,6 +31,8 @@ export async function openWatched(
   const context = await browser.newContext({
     viewport: options.viewport ?? DESKTOP,
     deviceScaleFactor: 1,
+    // A download (recovery codes) is kept for the test to read.
+    acceptDownloads: true,
     ...(options.bypassCSP ? { bypassCSP: true } : {}),
   });
   const page = await context.newPage();
