@@ -33,6 +33,9 @@ const fixtures = async () => {
     getArtistInfo2: { id: artist.id },
     getAlbumInfo2: { id: album.id },
     savePlayQueue: { id: first.id, current: first.id, position: "1000" },
+    createPlaylist: { name: "New" },
+    updatePlaylist: { playlistId, name: "Renamed" },
+    deletePlaylist: { id: playlistId },
   };
   return { account, args };
 };
@@ -47,6 +50,9 @@ const BUDGET: Record<string, number> = {
   star: 2,
   unstar: 2,
   savePlayQueue: 2,
+  createPlaylist: 2,
+  updatePlaylist: 2,
+  deletePlaylist: 2,
 };
 
 async function measure(method: string, params: Record<string, string | undefined>) {

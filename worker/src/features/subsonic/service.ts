@@ -1,5 +1,10 @@
 import type { BatchItem } from "drizzle-orm/batch";
-import { AppError, NotFoundError, RangeNotSatisfiableError } from "../../errors/app-error.ts";
+import {
+  AppError,
+  ForbiddenError,
+  NotFoundError,
+  RangeNotSatisfiableError,
+} from "../../errors/app-error.ts";
 import { PROBLEM_TYPES } from "../../errors/problem.ts";
 import { albumListMethods } from "./album-lists.ts";
 import { annotationMethods } from "./annotation.ts";
@@ -13,6 +18,7 @@ import { emptyMethods, listMethods } from "./lists.ts";
 import { mediaMethods } from "./media.ts";
 import type { AnyMethod, CallInput, SubsonicDeps } from "./method.ts";
 import { playQueueMethods } from "./play-queue.ts";
+import { playlistEditMethods } from "./playlist-edits.ts";
 import { playlistMethods } from "./playlists.ts";
 import { envelope, errorEnvelope, type Format, readFormat } from "./respond.ts";
 import { openMethods, systemMethods } from "./system.ts";
@@ -28,6 +34,7 @@ export const METHODS: Record<string, AnyMethod> = {
   ...emptyMethods,
   ...mediaMethods,
   ...playlistMethods,
+  ...playlistEditMethods,
   ...playQueueMethods,
   ...annotationMethods,
 };
@@ -84,6 +91,9 @@ function failure(deps: SubsonicDeps, format: Format, thrown: unknown): Response 
   if (thrown instanceof SubsonicError) return errorEnvelope(format, thrown);
   if (thrown instanceof RangeNotSatisfiableError) {
     return new Response(null, { status: 416, headers: thrown.headers });
+  }
+  if (thrown instanceof ForbiddenError) {
+    return errorEnvelope(format, new SubsonicError(SUBSONIC_ERRORS.notAuthorized, thrown.message));
   }
   if (thrown instanceof NotFoundError) {
     return errorEnvelope(format, new SubsonicError(SUBSONIC_ERRORS.notFound, thrown.message));
