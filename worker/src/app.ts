@@ -37,7 +37,7 @@ export function createApp() {
   app.use(`${API_PREFIX}/*`, corsForAllowedOrigins);
   app.use(`${API_PREFIX}/*`, originCheck);
   app.use(`${API_PREFIX}/*`, jsonBodyLimit);
-  // The Subsonic door: apps, not browsers, with the credential in each call (ADR 0023).
+  // The Subsonic door: apps, not browsers, with the credential in each call (ADR 0024).
   app.use("/rest/*", corsForSubsonic);
   // Successful GETs carry an ETag (the object's for media, a digest of the body otherwise) and
   // answer a matching If-None-Match with 304 and no body. The route answers first; an event

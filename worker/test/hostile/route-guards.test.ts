@@ -75,7 +75,7 @@ describe("the route table", () => {
   it("documents every route the app answers", () => {
     const documented = new Set(operations.map((op) => op.id));
     // /rest/* is the Subsonic door: another protocol, with its own credentials (app passwords)
-    // and envelopes, not an operation of this document (ADR 0023; its tests: test/subsonic/).
+    // and envelopes, not an operation of this document (ADR 0024; its tests: test/subsonic/).
     const undocumented = [...registeredRoutes()].filter(
       (route) => !documented.has(route) && !route.split(" ")[1]?.startsWith("/rest/"),
     );

@@ -6,7 +6,7 @@ import { appAccount, call, catalogue, tokenAuth, withOpus } from "./support.ts";
 /**
  * The database round trips of every Subsonic method, with each form of credential (issue 30:
  * one per call, the credential check included). The check rides in the method's one batch, as
- * the session check does in the REST API (ADR 0010, ADR 0023). Measured with an app password
+ * the session check does in the REST API (ADR 0010, ADR 0024). Measured with an app password
  * already used (its `lastUsedAt` is written at most every 5 minutes, after the answer).
  */
 const fixtures = async () => {
@@ -42,7 +42,7 @@ const fixtures = async () => {
 
 /**
  * The round trips of a method: one, the credential check included. A write (scrobble, star) is
- * sent after the credential's verdict: one more per item (ADR 0023).
+ * sent after the credential's verdict: one more per item (ADR 0024).
  */
 const BUDGET: Record<string, number> = {
   getOpenSubsonicExtensions: 0,

@@ -6,7 +6,7 @@ export const SUBSONIC_ERRORS = {
   generic: 0,
   missingParameter: 10,
   wrongCredentials: 40,
-  /** Never answered: token authentication works for every account (ADR 0023). */
+  /** Never answered: token authentication works for every account (ADR 0024). */
   tokenAuthNotSupported: 41,
   mechanismNotSupported: 42,
   conflictingMechanisms: 43,

@@ -12,7 +12,7 @@ const FORM_LIMIT_BYTES = 64 * 1024;
 /**
  * The Subsonic door (OpenSubsonic): `/rest/<method>` and `/rest/<method>.view`, GET and
  * form-encoded POST (the `formPost` extension), mounted at /rest beside the REST API. Not in the
- * OpenAPI document: another protocol, whose answers are the protocol's envelopes (ADR 0023).
+ * OpenAPI document: another protocol, whose answers are the protocol's envelopes (ADR 0024).
  */
 export const subsonicRoutes = new Hono<AppEnv>();
 
