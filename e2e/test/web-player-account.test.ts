@@ -5,7 +5,7 @@
 // breach happens on the way.
 import { randomBytes } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { DESKTOP } from "./support/player-page.ts";
+import { axeViolations, DESKTOP } from "./support/player-page.ts";
 import { webPlayerSuite } from "./support/web-player-suite.ts";
 
 const web = webPlayerSuite("account");
@@ -170,6 +170,54 @@ describe("the web player", () => {
     } finally {
       await first.context.close();
       await second.context.close();
+    }
+  });
+  test("a listener makes an app password for a Subsonic app, which signs in with it until it is ended", async () => {
+    const { page, context, problems } = await web.open(DESKTOP, { bypassCSP: true });
+    try {
+      const username = `app_${randomBytes(3).toString("hex")}`;
+      await web.signUp(page, "Listener", username);
+      await page.getByRole("link", { name: `Account: ${username}` }).click();
+      const apps = page.getByRole("region", { name: "Apps" });
+      await apps.getByLabel("App name").fill("Phone (Symfonium)");
+      await apps.getByRole("button", { name: "Make an app password" }).click();
+      const shown = apps.getByRole("status").filter({ hasText: "shown this once" });
+      await shown.waitFor();
+      const secret = (await shown.locator("code.break").textContent()) ?? "";
+      expect(secret.length).toBeGreaterThan(20);
+      await apps
+        .getByRole("list", { name: "App passwords" })
+        .getByText("Phone (Symfonium)")
+        .waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+
+      // As an app signs in: the Subsonic door, with the username and the app password.
+      const ping = async () => {
+        const url = new URL("/rest/ping.view", web.stack.apiUrl);
+        for (const [k, v] of Object.entries({
+          u: username,
+          p: secret,
+          v: "1.16.1",
+          c: "e2e",
+          f: "json",
+        })) {
+          url.searchParams.set(k, v);
+        }
+        const body = (await (await fetch(url)).json()) as {
+          "subsonic-response": { status: string; error?: { code: number } };
+        };
+        return body["subsonic-response"];
+      };
+      expect((await ping()).status).toBe("ok");
+
+      await apps.getByRole("button", { name: "End Phone (Symfonium)" }).click();
+      await expect
+        .poll(async () => apps.getByRole("list", { name: "App passwords" }).count())
+        .toBe(0);
+      expect(await ping()).toMatchObject({ status: "failed", error: { code: 40 } });
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
     }
   });
 });

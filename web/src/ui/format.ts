@@ -24,3 +24,7 @@ export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" :
 /** The name an artist shows to people: their display name, else their username. */
 export const shownName = (a: { username: string; displayName?: string | null }) =>
   a.displayName ?? a.username;
+
+/** A moment as people read it here ("27 Nov 2026, 18:02"). */
+export const formatWhen = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });

@@ -11,6 +11,7 @@ import { OnlyFor } from "../../ui/gate.tsx";
 import { PageTitle } from "../../ui/headings.tsx";
 import { ErrorMessage } from "../../ui/messages.tsx";
 import { useResource } from "../../ui/resource.ts";
+import { AppPasswordsSection } from "./app-passwords.tsx";
 import { EmailSection, PasswordSection } from "./credentials.tsx";
 import { DisplayNameSection } from "./display-name.tsx";
 import { SessionsSection } from "./sessions.tsx";
@@ -87,6 +88,7 @@ function AccountPage({ current }: { current: SignedInAccount }) {
         }}
       />
       <PasswordSection kind={kind} changed={sessions.reload} />
+      <AppPasswordsSection kind={kind} />
       <EmailSection
         kind={kind}
         email={current.kind === "user" ? current.user.email : undefined}

@@ -23,7 +23,6 @@ export function DisplayNameSection({ user }: { user: User }) {
           const shown = read(data, "display-name").trim();
           const saved = unwrap(
             await api("user").PATCH("/api/v1/users/me", {
-              // The schema names a string; null (no name) is what the route takes to remove it.
               body: { displayName: shown || null },
             }),
           );

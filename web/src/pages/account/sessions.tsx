@@ -4,11 +4,9 @@ import type { Kind } from "../../api.ts";
 import { endOtherSessions, endSession, type Session } from "../../auth-api.ts";
 import { useAction } from "../../ui/action.ts";
 import { useFocusAt } from "../../ui/focus.ts";
+import { formatWhen } from "../../ui/format.ts";
 import { ErrorMessage, Loading, Status } from "../../ui/messages.tsx";
 import { type Resource, useLatest } from "../../ui/resource.ts";
-
-const when = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 export function SessionsSection({ kind, sessions }: { kind: Kind; sessions: Resource<Session[]> }) {
   // One sign-out at a time. The buttons are never disabled while one runs: the focused one would
@@ -85,10 +83,10 @@ export function SessionsSection({ kind, sessions }: { kind: Kind; sessions: Reso
                   )}
                 </td>
                 <td>
-                  <time dateTime={s.createdAt}>{when(s.createdAt)}</time>
+                  <time dateTime={s.createdAt}>{formatWhen(s.createdAt)}</time>
                 </td>
                 <td>
-                  <time dateTime={s.lastUsedAt}>{when(s.lastUsedAt)}</time>
+                  <time dateTime={s.lastUsedAt}>{formatWhen(s.lastUsedAt)}</time>
                 </td>
               </tr>
             ))}
