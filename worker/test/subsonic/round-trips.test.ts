@@ -32,6 +32,8 @@ const fixtures = async () => {
     getPlaylist: { id: playlistId },
     getArtistInfo2: { id: artist.id },
     getAlbumInfo2: { id: album.id },
+    getSimilarSongs2: { id: artist.id },
+    getTopSongs: { artist: artist.username },
     savePlayQueue: { id: first.id, current: first.id, position: "1000" },
     createPlaylist: { name: "New" },
     updatePlaylist: { playlistId, name: "Renamed" },

@@ -41,11 +41,9 @@ export const listMethods = {
 
 /**
  * Answers that stay empty until our model holds what they list (issue 30 lets the rest of the
- * protocol answer an empty list): genres, lyrics, top and similar songs (until plays are counted).
+ * protocol answer an empty list): genres and lyrics (top and similar songs: similar.ts).
  */
 export const emptyMethods = {
   getGenres: method({ args: noArgs, answer: () => ({ genres: {} }) }),
   getLyricsBySongId: method({ args: noArgs, answer: () => ({ lyricsList: {} }) }),
-  getTopSongs: method({ args: noArgs, answer: () => ({ topSongs: {} }) }),
-  getSimilarSongs2: method({ args: noArgs, answer: () => ({ similarSongs2: {} }) }),
 };

@@ -21,6 +21,7 @@ import { playQueueMethods } from "./play-queue.ts";
 import { playlistEditMethods } from "./playlist-edits.ts";
 import { playlistMethods } from "./playlists.ts";
 import { envelope, errorEnvelope, type Format, readFormat } from "./respond.ts";
+import { similarMethods } from "./similar.ts";
 import { openMethods, systemMethods } from "./system.ts";
 
 /** Every method this door answers with credentials, by name. */
@@ -32,6 +33,7 @@ export const METHODS: Record<string, AnyMethod> = {
   ...listMethods,
   ...albumListMethods,
   ...emptyMethods,
+  ...similarMethods,
   ...mediaMethods,
   ...playlistMethods,
   ...playlistEditMethods,
