@@ -2,7 +2,6 @@
 // them), seek, volume, quality, the queue's panel, and the player's spoken (and shown) notices.
 import { useEffect, useState } from "preact/hooks";
 import { Cover } from "../ui/cover.tsx";
-import { Glyph } from "../ui/glyphs.tsx";
 import { Icon } from "../ui/icons.tsx";
 import { useWayBackAfterSignIn } from "../ui/sign-in-first.tsx";
 import { announce, announcement } from "./announce.ts";
@@ -49,7 +48,7 @@ export function PlayerBar() {
             aria-pressed={player.shuffle.value}
             onClick={() => player.toggleShuffle()}
           >
-            <Glyph name="shuffle" />
+            <Icon name="shuffle" />
           </button>
           <button
             type="button"
@@ -88,7 +87,7 @@ export function PlayerBar() {
               announce(`${REPEAT_LABELS[player.repeat.value]}.`);
             }}
           >
-            <Glyph name={repeat === "one" ? "repeatOne" : "repeat"} />
+            <Icon name={repeat === "one" ? "repeatOne" : "repeat"} />
           </button>
         </div>
         <SeekBar />

@@ -3,7 +3,6 @@
 // the moved entry, and after a removal goes to the next entry's remove button (else the heading).
 import { useState } from "preact/hooks";
 import { useFocusNext } from "../ui/focus.ts";
-import { Glyph } from "../ui/glyphs.tsx";
 import { Icon } from "../ui/icons.tsx";
 import { MoveButtons } from "../ui/move-buttons.tsx";
 import { announce } from "./announce.ts";
@@ -91,7 +90,7 @@ export function QueuePanel() {
               onDragEnd={() => setDrag(null)}
             >
               <span class="drag-handle" aria-hidden="true" title="Drag to move">
-                <Glyph name="drag" size={16} />
+                <Icon name="drag" size={16} />
               </span>
               <span class="queue-entry">
                 <button type="button" class="link ellipsis" onClick={() => void player.playAt(i)}>

@@ -6,7 +6,7 @@ import { useEffect } from "preact/hooks";
 import { messageOf } from "../api.ts";
 import { announce } from "../player/announce.ts";
 import { account } from "../session.ts";
-import { Glyph } from "./glyphs.tsx";
+import { Icon } from "./icons.tsx";
 import { likedIds, loadLikedIds, setLiked } from "./likes.ts";
 import { SignInFirst } from "./sign-in-first.tsx";
 
@@ -28,7 +28,7 @@ export function LikeButton({
         label={labelled ? undefined : "Sign in to like tracks"}
         class={labelled ? "button heart" : "button icon small heart"}
       >
-        <Glyph name="heartOutline" size={18} />
+        <Icon name="heartOutline" size={18} />
         {labelled && " Like"}
       </SignInFirst>
     );
@@ -47,7 +47,7 @@ export function LikeButton({
         )
       }
     >
-      <Glyph name={liked ? "heart" : "heartOutline"} size={18} />
+      <Icon name={liked ? "heart" : "heartOutline"} size={18} />
       {labelled && (liked ? " Liked" : " Like")}
     </button>
   );

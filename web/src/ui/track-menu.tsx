@@ -6,7 +6,7 @@
 import { useEffect, useId, useRef, useState } from "preact/hooks";
 import { api, type components, messageOf, unwrap } from "../api.ts";
 import { announce } from "../player/announce.ts";
-import { Glyph } from "./glyphs.tsx";
+import { Icon } from "./icons.tsx";
 import { useResource } from "./resource.ts";
 
 type OwnPlaylist = components["schemas"]["OwnPlaylist"];
@@ -54,7 +54,7 @@ export function TrackMenu({ track }: { track: { id: string; title: string } }) {
           show();
         }}
       >
-        <Glyph name="more" size={18} />
+        <Icon name="more" size={18} />
       </button>
       {open && <PlaylistMenu id={id} track={track} close={close} />}
     </span>
