@@ -1,8 +1,9 @@
 // An album's edit form in the studio: title, release date, description and cover.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api, type components, unwrap } from "../../api.ts";
 import { Field, Form, read } from "../../ui/form.tsx";
 import { CoverInput, checkImage } from "./cover-input.tsx";
+import { EditPanel } from "./edit-panel.tsx";
 
 type AlbumSummary = components["schemas"]["AlbumSummary"];
 
@@ -24,8 +25,6 @@ export function AlbumEdit({
   const { id } = album;
   const [cover, setCover] = useState<File | null>(null);
   const [description, setDescription] = useState(album.description);
-  const box = useRef<HTMLDivElement>(null);
-  useEffect(() => box.current?.querySelector<HTMLElement>("input")?.focus(), []);
 
   const save = async (data: FormData) => {
     const title = read(data, `album-title-${id}`).trim();
@@ -56,14 +55,7 @@ export function AlbumEdit({
   };
 
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: Escape anywhere in the form closes it; the form's own controls stay the way to use it.
-    <div
-      class="full edit"
-      ref={box}
-      onKeyDown={(event) => {
-        if (event.key === "Escape") onClose();
-      }}
-    >
+    <EditPanel onClose={onClose}>
       <Form label={`Edit ${album.title}`} submit="Save changes" onSubmit={save}>
         <Field
           label="Title"
@@ -103,6 +95,6 @@ export function AlbumEdit({
       <button type="button" onClick={onClose}>
         Cancel
       </button>
-    </div>
+    </EditPanel>
   );
 }

@@ -1,9 +1,10 @@
 // A studio row's edit form: the track's title, its album (or none: a single) and its cover.
 import type { OwnTrack } from "@edge-music/client";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api, type components, unwrap } from "../../api.ts";
 import { Field, Form, read } from "../../ui/form.tsx";
 import { CoverInput, checkImage } from "./cover-input.tsx";
+import { EditPanel } from "./edit-panel.tsx";
 
 type AlbumSummary = components["schemas"]["AlbumSummary"];
 
@@ -26,8 +27,6 @@ export function TrackEdit({
 }) {
   const { id } = track;
   const [cover, setCover] = useState<File | null>(null);
-  const box = useRef<HTMLDivElement>(null);
-  useEffect(() => box.current?.querySelector<HTMLElement>("input")?.focus(), []);
   const choices = albums ?? (track.album ? [track.album] : []);
 
   const save = async (data: FormData) => {
@@ -60,14 +59,7 @@ export function TrackEdit({
   };
 
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: Escape anywhere in the form closes it; the form's own controls stay the way to use it.
-    <div
-      class="full edit"
-      ref={box}
-      onKeyDown={(event) => {
-        if (event.key === "Escape") onClose();
-      }}
-    >
+    <EditPanel onClose={onClose}>
       <Form label={`Edit ${track.title}`} submit="Save changes" onSubmit={save}>
         <Field
           label="Title"
@@ -99,6 +91,6 @@ export function TrackEdit({
       <button type="button" onClick={onClose}>
         Cancel
       </button>
-    </div>
+    </EditPanel>
   );
 }
