@@ -38,8 +38,9 @@ export async function givePlaylists(
        SELECT pg_temp.bench_title() AS title, random() < 0.8 AS pub,
          now() - random() * interval '1 year' AS ts
        FROM generate_series(1, $2))
-     INSERT INTO playlists (user_id, title, is_public, created_at, updated_at)
-     SELECT $1::uuid, title, pub, ts, ts FROM s`,
+     INSERT INTO playlists (user_id, title, is_public, visibility, created_at, updated_at)
+     SELECT $1::uuid, title, pub, CASE WHEN pub THEN 'public' ELSE 'private' END::visibility, ts, ts
+     FROM s`,
     [userId, count],
   );
   await fillPlaylists(client, "p.user_id = $1", [userId]);

@@ -169,8 +169,9 @@ async function seedCatalogueRows(
        SELECT i, ${random(sizes.users)} AS u, pg_temp.bench_title() AS title,
          i = 1 OR random() < ${sizes.publicShare} AS pub, ${at("3 years")} AS ts, random() AS later
        FROM generate_series(1, ${sizes.playlists}) i)
-     INSERT INTO playlists (user_id, title, is_public, created_at, updated_at)
-     SELECT u.id, s.title, s.pub, s.ts, s.ts + s.later * (now() - s.ts)
+     INSERT INTO playlists (user_id, title, is_public, visibility, created_at, updated_at)
+     SELECT u.id, s.title, s.pub, CASE WHEN s.pub THEN 'public' ELSE 'private' END::visibility,
+       s.ts, s.ts + s.later * (now() - s.ts)
      FROM s JOIN pg_temp.bench_users u ON u.n = s.u ORDER BY s.i`),
   );
   // Inserted in order of i, so the big (first) playlist is the first row.

@@ -209,7 +209,50 @@ describe("defaults", () => {
       .values({ userId: user.id, title: "Mine" })
       .returning();
     expect(playlist?.isPublic).toBe(false);
+    expect(playlist?.visibility).toBe("private");
     expect(playlist?.description).toBe("");
+  });
+
+  it("a playlist's isPublic and visibility cannot disagree", async () => {
+    const user = await newUser();
+    for (const [isPublic, visibility] of [
+      [true, "private"],
+      [true, "unlisted"],
+      [false, "public"],
+    ] as const) {
+      await expect(
+        db.insert(playlists).values({ userId: user.id, title: "x", isPublic, visibility }),
+      ).rejects.toMatchObject({ cause: { code: "23514" } });
+    }
+    const [unlisted] = await db
+      .insert(playlists)
+      .values({ userId: user.id, title: "Link only", visibility: "unlisted" })
+      .returning();
+    expect(unlisted?.isPublic).toBe(false);
+  });
+
+  it("a new track and album are public, each with its own 32-hex share key", async () => {
+    const artist = await newArtist();
+    const [album] = await db.insert(albums).values({ artistId: artist.id, title: "A" }).returning();
+    const one = await newTrack(artist.id);
+    const two = await newTrack(artist.id);
+    expect(one.visibility).toBe("public");
+    expect(album?.visibility).toBe("public");
+    for (const key of [one.shareKey, two.shareKey, album?.shareKey]) {
+      expect(key).toMatch(/^[0-9a-f]{32}$/);
+    }
+    expect(one.shareKey).not.toBe(two.shareKey);
+  });
+
+  it("a rating is 1 to 5", async () => {
+    const user = await newUser();
+    const track = await newTrack((await newArtist()).id);
+    for (const rating of [0, 6]) {
+      await expect(
+        db.insert(schema.trackRatings).values({ userId: user.id, trackId: track.id, rating }),
+      ).rejects.toMatchObject({ cause: { code: "23514" } });
+    }
+    await db.insert(schema.trackRatings).values({ userId: user.id, trackId: track.id, rating: 5 });
   });
 
   it("a new track is PROCESSING with no attempts yet", async () => {

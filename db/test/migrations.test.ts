@@ -9,6 +9,7 @@ const journal = JSON.parse(
 ) as { entries: { tag: string }[] };
 
 const TABLES = [
+  "album_likes",
   "albums",
   "artist_app_passwords",
   "artist_email_tokens",
@@ -29,6 +30,7 @@ const TABLES = [
   "search_words",
   "track_files",
   "track_likes",
+  "track_ratings",
   "track_uploads",
   "tracks",
   "user_app_passwords",
@@ -118,6 +120,7 @@ describe("migrations", () => {
         name: "track_file_kind",
         labels: ["opus", "hls_master", "hls_playlist", "hls_init", "hls_segment"],
       },
+      { name: "visibility", labels: ["public", "unlisted", "private"] },
     ]);
   });
 

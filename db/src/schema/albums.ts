@@ -4,6 +4,7 @@ import { artists } from "./artists";
 import { createdAt, primaryId, updatedAt } from "./columns";
 import { searchColumns, searchIndexes } from "./search";
 import { tracks } from "./tracks";
+import { shareKey, visibility } from "./visibility";
 
 export const albums = pgTable(
   "albums",
@@ -18,6 +19,10 @@ export const albums = pgTable(
     description: text("description").notNull().default(""),
     // A calendar date ("2024-05-17"), kept a string so no time zone can shift it by a day.
     releasedAt: date("released_at", { mode: "string" }),
+    // Who may reach it (ADR 0025). An album's tracks keep their own visibility; a public
+    // album lists only its public tracks.
+    visibility: visibility("visibility").notNull().default("public"),
+    shareKey: shareKey(),
     ...searchColumns("title"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

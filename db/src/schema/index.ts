@@ -1,3 +1,4 @@
+export * from "./album-likes";
 export * from "./albums";
 export * from "./artist-likes";
 export * from "./artists";
@@ -12,6 +13,8 @@ export * from "./rate-limits";
 export { searchWords } from "./search";
 export * from "./track-files";
 export * from "./track-likes";
+export * from "./track-ratings";
 export * from "./track-uploads";
 export * from "./tracks";
 export * from "./users";
+export * from "./visibility";

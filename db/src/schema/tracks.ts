@@ -16,6 +16,7 @@ import { listeningHistory } from "./listening-history";
 import { playlistTracks } from "./playlist-tracks";
 import { searchColumns, searchIndexes } from "./search";
 import { trackFiles } from "./track-files";
+import { shareKey, visibility } from "./visibility";
 
 export const processingStatus = pgEnum("processing_status", ["PROCESSING", "READY", "FAILED"]);
 
@@ -52,6 +53,9 @@ export const tracks = pgTable(
     // The upload's temporary object-storage key: the transcoder's input, not served to anyone.
     sourceKey: text("source_key"),
     sourceFileName: text("source_file_name"),
+    // Who may reach it (ADR 0025): public, unlisted (with the share key) or private.
+    visibility: visibility("visibility").notNull().default("public"),
+    shareKey: shareKey(),
     ...searchColumns("title"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

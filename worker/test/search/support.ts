@@ -64,9 +64,15 @@ export async function insertPlaylist(values: {
 }) {
   const owner = await insertUser();
   return await withDb(async (db) => {
+    const isPublic = values.isPublic ?? true;
     const [row] = await db
       .insert(playlists)
-      .values({ userId: owner.id, isPublic: true, ...values })
+      .values({
+        userId: owner.id,
+        ...values,
+        isPublic,
+        visibility: isPublic ? "public" : "private",
+      })
       .returning();
     if (!row) throw new Error("no playlist row");
     return row;

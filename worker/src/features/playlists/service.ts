@@ -33,6 +33,19 @@ import {
 /** What the playlist services take; each function picks what it uses. */
 export type PlaylistDeps = Pick<RequestDeps, "db" | "storage" | "log" | "principal" | "viewer">;
 
+/**
+ * `visibility` in step with a changed `isPublic` (the database checks that they agree, ADR 0025):
+ * true is public; false makes a public playlist private and leaves an unlisted one unlisted.
+ */
+function visibilityOf(fields: PlaylistPatch) {
+  if (fields.isPublic === undefined) return {};
+  return {
+    visibility: fields.isPublic
+      ? sql`'public'::visibility`
+      : sql`CASE WHEN ${playlists.visibility} = 'public' THEN 'private'::visibility ELSE ${playlists.visibility} END`,
+  };
+}
+
 /** POST /playlists: a new, empty playlist of the caller. */
 export async function createPlaylist(
   ctx: PlaylistDeps,
@@ -40,7 +53,11 @@ export async function createPlaylist(
 ): Promise<PlaylistOut> {
   const [row] = await ctx.db
     .insert(playlists)
-    .values({ ...input, userId: ctx.principal.id })
+    .values({
+      ...input,
+      visibility: input.isPublic ? "public" : "private",
+      userId: ctx.principal.id,
+    })
     .returning(playlistColumns);
   if (!row) throw new Error("insert returned no playlist");
   return { ...playlistFields(row), tracks: [], _count: { tracks: 0, likes: 0 } };
@@ -74,7 +91,7 @@ export async function updatePlaylist(
       ownerRow(db, id, { lock: true }),
       db
         .update(playlists)
-        .set({ ...fields, ...stored, updatedAt: sql`now()` })
+        .set({ ...fields, ...visibilityOf(fields), ...stored, updatedAt: sql`now()` })
         .where(and(eq(playlists.id, id), eq(playlists.userId, principal.id))),
       playlistRow(db, id),
       playlistTrackRows(db, id),
