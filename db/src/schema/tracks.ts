@@ -1,5 +1,6 @@
 import { relations, sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   doublePrecision,
   index,
@@ -56,6 +57,8 @@ export const tracks = pgTable(
     // Who may reach it (ADR 0025): public, unlisted (with the share key) or private.
     visibility: visibility("visibility").notNull().default("public"),
     shareKey: shareKey(),
+    // Counted plays (ADR 0028): kept by the plays queue's consumer, one update per track a batch.
+    plays: bigint("plays", { mode: "number" }).notNull().default(0),
     ...searchColumns("title"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
