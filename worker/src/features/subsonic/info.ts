@@ -1,8 +1,9 @@
 import { albums, artists } from "@edge-music/db";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { uuidArg } from "./args.ts";
 import { notFound } from "./errors.ts";
 import { method, noArgs } from "./method.ts";
+import { publicAlbum } from "./queries.ts";
 
 /**
  * What we know about an artist or an album beyond the catalogue: the artist's bio and picture, the
@@ -42,7 +43,7 @@ export const infoMethods = {
       deps.db
         .select({ notes: albums.description, cover: albums.cover })
         .from(albums)
-        .where(eq(albums.id, id)),
+        .where(and(eq(albums.id, id), publicAlbum)),
     ],
     answer: ({ deps, results }) => {
       const [row] = results[0] as Array<{ notes: string; cover: string | null }>;

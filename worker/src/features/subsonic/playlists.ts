@@ -15,15 +15,17 @@ import { songNode } from "./model.ts";
 import { ready, SONG_COLUMNS, type SongRow } from "./queries.ts";
 
 /**
- * Playlists are the REST API's playlists (one model): a listener's own, all of them, and anyone's
- * public one by id; another listener's private playlist answers 70. Only READY tracks are in
- * them here, as everywhere. Changing them from an app comes with the next part of issue 30.
+ * Playlists are the REST API's playlists (one model): a listener's own, all of them whatever
+ * their visibility, and anyone's public one by id; another listener's unlisted or private
+ * playlist answers 70. Only listed tracks (`ready`: READY and public) are in them here, as
+ * everywhere.
  */
 const PLAYLIST_COLUMNS = {
   id: playlists.id,
   name: playlists.title,
   comment: playlists.description,
   isPublic: playlists.isPublic,
+  visibility: playlists.visibility,
   userId: playlists.userId,
   owner: users.username,
   created: playlists.createdAt,
@@ -92,7 +94,8 @@ export const playlistMethods = {
     answer: ({ caller, results }) => {
       const [row] = results[0] as PlaylistRow[];
       const own = row !== undefined && caller.kind === "user" && row.userId === caller.id;
-      if (!row || !(row.isPublic || own)) throw notFound("Playlist");
+      // Another's playlist only when public: unlisted ones too answer 70 here (ADR 0025).
+      if (!row || !(row.visibility === "public" || own)) throw notFound("Playlist");
       const songs = results[1] as SongRow[];
       return { playlist: { ...playlistNode(row), entry: songs.map(songNode) } };
     },

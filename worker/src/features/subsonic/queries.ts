@@ -10,9 +10,18 @@ import {
 } from "@edge-music/db";
 import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 
-// Only READY tracks are ever listed (issue 30's one-model rule); an album or artist is listed
-// while it has one.
-export const ready = eq(tracks.processingStatus, "READY");
+/**
+ * What the door may ever list or read (issue 30's one-model rule, ADR 0025): READY tracks that
+ * are public, in no album or in a public one. An album or an artist is listed while it has one.
+ * Unlisted and private items never pass this door, share key or not: apps keep what they list
+ * (offline copies, caches), so an unlisted link would outlive its rotation there.
+ */
+export const publicAlbum = eq(albums.visibility, "public");
+export const ready = and(
+  eq(tracks.processingStatus, "READY"),
+  eq(tracks.visibility, "public"),
+  sql`(${tracks.albumId} is null or exists (select 1 from ${albums} where ${qualified(albums.id)} = ${qualified(tracks.albumId)} and ${qualified(albums.visibility)} = 'public'))`,
+) as SQL;
 
 /** The name people see: the display name, else the username. */
 export const artistName = sql<string>`coalesce(${artists.displayName}, ${artists.username})`;
@@ -107,7 +116,7 @@ export function albumQuery(db: HttpDatabase, albumId: string) {
   return db
     .select({ id: albums.id, releasedAt: albums.releasedAt, createdAt: albums.createdAt })
     .from(albums)
-    .where(eq(albums.id, albumId));
+    .where(and(eq(albums.id, albumId), publicAlbum));
 }
 
 export function songQuery(db: HttpDatabase, trackId: string) {
@@ -138,7 +147,10 @@ export function coverQuery(db: HttpDatabase, kind: "tr" | "al" | "ar", id: strin
       .where(and(eq(tracks.id, id), ready));
   }
   if (kind === "al") {
-    return db.select({ path: albums.cover }).from(albums).where(eq(albums.id, id));
+    return db
+      .select({ path: albums.cover })
+      .from(albums)
+      .where(and(eq(albums.id, id), publicAlbum));
   }
   return db.select({ path: artists.avatar }).from(artists).where(eq(artists.id, id));
 }
