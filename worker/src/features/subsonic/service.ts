@@ -21,6 +21,7 @@ import { playQueueMethods } from "./play-queue.ts";
 import { playlistEditMethods } from "./playlist-edits.ts";
 import { playlistMethods } from "./playlists.ts";
 import { envelope, errorEnvelope, type Format, readFormat } from "./respond.ts";
+import { searchMethods } from "./search.ts";
 import { similarMethods } from "./similar.ts";
 import { openMethods, systemMethods } from "./system.ts";
 
@@ -34,6 +35,7 @@ export const METHODS: Record<string, AnyMethod> = {
   ...albumListMethods,
   ...emptyMethods,
   ...similarMethods,
+  ...searchMethods,
   ...mediaMethods,
   ...playlistMethods,
   ...playlistEditMethods,
