@@ -4,6 +4,8 @@ import { z } from "zod";
 /** Bindings and variables as Cloudflare hands them to the Worker. */
 export interface Bindings {
   MEDIA?: R2Bucket;
+  /** The plays queue's producer (wrangler.toml; ADR 0028). */
+  PLAYS?: Queue<unknown>;
   DATABASE_URL?: string;
   NEON_HTTP_ENDPOINT?: string;
   REDIS_URL?: string;
@@ -51,6 +53,11 @@ const url = (protocols: string[]) =>
   });
 
 const baseSchema = z.object({
+  // The plays queue (ADR 0028). Optional: without it a play report goes to the play inbox
+  // table, which the per-minute cron counts.
+  PLAYS: z
+    .custom<Queue<unknown>>((value) => typeof value === "object" && value !== null)
+    .optional(),
   DATABASE_URL: url(["postgres:", "postgresql:"]),
   // Local dev bridge's HTTP SQL endpoint (production uses Neon's own, derived from the host).
   NEON_HTTP_ENDPOINT: url(["http:", "https:"]).optional(),

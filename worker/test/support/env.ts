@@ -5,6 +5,7 @@ import { inject } from "vitest";
 import { standInOAuthVars } from "../../../stack/src/stand-ins/oauth/clients.ts";
 import type { Bindings } from "../../src/env.ts";
 import { assertConforms } from "./contract.ts";
+import { playsBinding, sentPlays } from "./plays.ts";
 
 /**
  * Bindings for one test: the miniflare ones (the R2 bucket MEDIA, vars) pointed at the real
@@ -28,6 +29,8 @@ export function testBindings(overrides: Partial<Bindings> = {}): Bindings {
     S3_ACCESS_KEY_ID: infra.s3.accessKeyId,
     S3_SECRET_ACCESS_KEY: infra.s3.secretAccessKey,
     ...standInBindings(infra.standIns.url),
+    // Plays go to a stand-in that keeps them, never to miniflare's queue (support/plays.ts).
+    PLAYS: playsBinding(sentPlays),
     ...overrides,
   };
 }
