@@ -12,6 +12,7 @@ import { authRoutes, meRoutes } from "./features/auth/index.ts";
 import { feedRoutes } from "./features/feed/routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { historyRoutes } from "./features/history/routes.ts";
+import { playRoutes } from "./features/plays/routes.ts";
 import { playQueueRoutes } from "./features/play-queue/routes.ts";
 import { playlistRoutes } from "./features/playlists/index.ts";
 import { searchRoutes } from "./features/search/routes.ts";
@@ -64,6 +65,7 @@ export function createApp() {
   app.route(`${API_PREFIX}/artists`, artistRoutes);
   app.route(`${API_PREFIX}/playlists`, playlistRoutes);
   app.route(`${API_PREFIX}/history`, historyRoutes);
+  app.route(`${API_PREFIX}/plays`, playRoutes);
   app.route(`${API_PREFIX}/albums`, albumRoutes);
   app.route(`${API_PREFIX}/tracks`, trackRoutes);
   app.route(`${API_PREFIX}/search`, searchRoutes);

@@ -627,6 +627,14 @@ const BUDGETS: Record<string, Budget> = {
       path: `/api/v1/history/tracks/${await readyTrackId()}`,
     }),
   },
+  "POST /api/v1/plays": {
+    trips: 1,
+    prepare: async () => ({
+      method: "POST",
+      path: "/api/v1/plays",
+      json: { trackId: await readyTrackId() },
+    }),
+  },
   "DELETE /api/v1/history/tracks/{trackId}": {
     trips: 1,
     prepare: async () => {

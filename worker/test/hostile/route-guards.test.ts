@@ -46,6 +46,8 @@ const PUBLIC = new Set([
   "GET /api/v1/playlists",
   "GET /api/v1/tracks",
   "GET /api/v1/tracks/{id}/related",
+  // A listener who is not signed in reports a play (ADR 0028).
+  "POST /api/v1/plays",
   "GET /api/v1/search",
   "GET /static/{folder}/{file}",
   "GET /api/v1/openapi.json",

@@ -2,6 +2,9 @@ import { createRoute } from "@hono/zod-openapi";
 import { problemResponses } from "../../openapi/problem-responses.ts";
 import { json, newRouter } from "../../openapi/router.ts";
 import { signedIn } from "../../security/guard.ts";
+import { userListener } from "../plays/listener-key.ts";
+import { countryOf } from "../plays/message.ts";
+import { recordPlay } from "../plays/record.ts";
 import { PageQuery } from "../../validation/common.ts";
 import { DeletedDto, HistoryPageDto, ListenDto, TrackIdParams } from "./schema.ts";
 import { clearHistory, listHistory, recordListen, removeTrack } from "./service.ts";
@@ -19,7 +22,10 @@ export const recordListenRoute = createRoute({
     "Records that the caller listened to the track now (the server's clock; no body). Call it at the start or end of playback: every call is one more entry. Only READY tracks can be listened to: an unknown track, or one still PROCESSING or FAILED, is a 404. The id is a UUIDv7, so ids sort by time.",
   request: { params: TrackIdParams },
   responses: {
-    201: json(ListenDto, "The listen was recorded."),
+    201: json(
+      ListenDto,
+      "The listen was recorded, and reported as a play (counted within seconds, once per track in 10 minutes: ADR 0028).",
+    ),
     ...problemResponses(400, 401, 403, 404),
   },
 });
@@ -74,7 +80,11 @@ export const removeTrackRoute = createRoute({
 /** /api/v1/history: the signed-in user's listening history. */
 export const historyRoutes = newRouter()
   .openapi(recordListenRoute, async (c) => {
-    const listen = await recordListen(c.var.deps, c.req.valid("param").trackId);
+    const { trackId } = c.req.valid("param");
+    const listen = await recordListen(c.var.deps, trackId);
+    // The listen is a play: the queue takes it after the response (ADR 0028).
+    const listener = userListener(c.var.deps.principal.id);
+    recordPlay(c.var.deps, { trackId, listener, country: countryOf(c.req.raw), at: c.var.deps.now });
     return c.json(listen, 201);
   })
   .openapi(listHistoryRoute, async (c) => {

@@ -1,0 +1,136 @@
+import { rateLimits, tracks } from "@edge-music/db";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { networkListener } from "../../src/features/plays/listener-key.ts";
+import { app, registerAccount, uniqueIp } from "../support/auth.ts";
+import { send, testBindings } from "../support/env.ts";
+import { insertArtist, insertTrack, withDb } from "../support/factories.ts";
+import { sentPlays } from "../support/plays.ts";
+import { expectProblem } from "../support/problem.ts";
+import { deliver, rollupsOf } from "./support.ts";
+
+const PLAYS = "/api/v1/plays";
+
+/** An anonymous play report from `ip`, with the country the edge saw. */
+function report(
+  body: unknown,
+  ip = uniqueIp(),
+  country?: string,
+  contentType = "application/json",
+) {
+  const request = new Request(new URL(PLAYS, "http://localhost"), {
+    method: "POST",
+    headers: { "content-type": contentType, "cf-connecting-ip": ip },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    ...(country ? { cf: { country } } : {}),
+  });
+  return send(app, request);
+}
+
+async function readyTrack(values: Parameters<typeof insertTrack>[1] = {}) {
+  return await insertTrack((await insertArtist()).id, values);
+}
+
+describe("POST /plays (a listener who is not signed in)", () => {
+  it("answers 202 and sends the play to the queue, keyed by a hash of the network and with the edge's country", async () => {
+    const track = await readyTrack();
+    const ip = uniqueIp();
+    const response = await report({ trackId: track.id }, ip, "DE");
+    expect(response.status).toBe(202);
+    const body = (await response.json()) as { trackId: string; reportedAt: string };
+    expect(body.trackId).toBe(track.id);
+    const [sent] = sentPlays.of(track.id);
+    expect(sent).toMatchObject({ v: 1, trackId: track.id, country: "DE", at: body.reportedAt });
+    expect(sent?.listener).toMatch(/^n:[0-9a-f]{32}$/);
+    expect(JSON.stringify(sent)).not.toContain(ip);
+  });
+
+  it("knows one network as one listener, and two networks as two", async () => {
+    const track = await readyTrack();
+    const ip = uniqueIp();
+    await report({ trackId: track.id }, ip);
+    await report({ trackId: track.id }, ip);
+    await report({ trackId: track.id }, uniqueIp());
+    const keys = sentPlays.of(track.id).map((p) => p.listener);
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toBe(keys[1]);
+    expect(keys[2]).not.toBe(keys[0]);
+    expect(sentPlays.of(track.id)[0]?.country).toBe("XX");
+  });
+
+  it("answers 404 for a track that is unknown, not READY, private, or unlisted without its key", async () => {
+    const artist = await insertArtist();
+    const tracksToRefuse = [
+      { id: crypto.randomUUID() },
+      await insertTrack(artist.id, { processingStatus: "PROCESSING" }),
+      await insertTrack(artist.id, { processingStatus: "FAILED" }),
+      await insertTrack(artist.id, { visibility: "private" }),
+      await insertTrack(artist.id, { visibility: "unlisted" }),
+    ];
+    for (const track of tracksToRefuse) {
+      await expectProblem(await report({ trackId: track.id }), 404, "NOT_FOUND");
+      expect(sentPlays.of(track.id)).toEqual([]);
+    }
+  });
+
+  it("takes an unlisted track with its link's key, and not with another", async () => {
+    const track = await readyTrack({ visibility: "unlisted" });
+    await expectProblem(await report({ trackId: track.id, key: "0".repeat(32) }), 404, "NOT_FOUND");
+    expect((await report({ trackId: track.id, key: track.shareKey })).status).toBe(202);
+    expect(sentPlays.of(track.id)).toHaveLength(1);
+  });
+
+  it("answers 400 to a body that is not a play report", async () => {
+    const track = await readyTrack();
+    for (const body of [
+      {},
+      { trackId: "nope" },
+      { trackId: track.id, key: "k".repeat(65) },
+      { trackId: track.id, extra: true },
+    ]) {
+      await expectProblem(await report(body), 400, "VALIDATION_FAILED");
+    }
+    await expectProblem(await report("not json"), 400, "MALFORMED_REQUEST");
+    await expectProblem(
+      await report({ trackId: track.id }, uniqueIp(), undefined, "text/plain"),
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+    );
+    expect(sentPlays.of(track.id)).toEqual([]);
+  });
+
+  it("limits a network to 300 reports an hour (429 with Retry-After)", async () => {
+    const track = await readyTrack();
+    const ip = uniqueIp();
+    const listener = await networkListener(testBindings().JWT_SECRET ?? "", ip, new Date());
+    await withDb((db) =>
+      db
+        .insert(rateLimits)
+        .values({ key: `plays:${listener}`, windowStartedAt: new Date(), hits: 300 }),
+    );
+    const refused = await report({ trackId: track.id }, ip);
+    await expectProblem(refused, 429, "RATE_LIMITED");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(sentPlays.of(track.id)).toEqual([]);
+    expect((await report({ trackId: track.id }, uniqueIp())).status).toBe(202);
+  });
+});
+
+describe("plays reported by two listeners", () => {
+  it("show on the track once the consumer has counted them (one signed in, one not)", async () => {
+    const track = await readyTrack();
+    const user = await registerAccount("user");
+    expect((await user.client.post(`/api/v1/history/tracks/${track.id}`)).status).toBe(201);
+    expect((await report({ trackId: track.id }, uniqueIp(), "JP")).status).toBe(202);
+    const sent = sentPlays.of(track.id);
+    expect(sent.map((p) => p.listener)).toEqual([`u:${user.id}`, expect.stringMatching(/^n:/)]);
+    await deliver(sent);
+    const rollups = await rollupsOf(track.id);
+    expect(rollups.plays).toBe(2);
+    expect(rollups.daily[0]).toMatchObject({ plays: 2, listeners: 2 });
+    const [row] = await withDb((db) =>
+      db.select({ plays: tracks.plays }).from(tracks).where(eq(tracks.id, track.id)),
+    );
+    expect(row?.plays).toBe(2);
+  });
+});
