@@ -8,6 +8,7 @@ import { copyFile, mkdir, readdir, readFile, stat, writeFile } from "node:fs/pro
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { PAGE_CSP, PAGE_HEADERS } from "../contracts/src/page-headers.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist", "assets");
@@ -36,11 +37,12 @@ async function webInputs(): Promise<string> {
   const hash = createHash("sha256");
   const inputs = [
     join(web, "index.html"),
+    join(web, "embed.html"),
     join(web, "vite.config.ts"),
     join(web, "package.json"),
     join(root, "pnpm-lock.yaml"),
   ];
-  for (const dir of [join(web, "src"), join(root, "client", "src")]) {
+  for (const dir of [join(web, "src"), join(web, "public"), join(root, "client", "src")]) {
     for await (const file of files(dir)) inputs.push(file);
   }
   for (const file of inputs.sort()) {
@@ -81,29 +83,15 @@ await copyIfChanged(
 );
 await writeFile(join(out, "api-reference", "VERSION"), `${version}\n`);
 // Workers static assets read `_headers` (Netlify's format). The player's pages: nothing from
-// another origin (media and hls.js's worker from blob: URLs of this page), no framing. Hashed
+// another origin (media and hls.js's worker from blob: URLs of this page), no framing; the same
+// headers the Worker sends on the pages it answers itself (contracts/src/page-headers.ts). Hashed
 // files never change; the reference's script is revalidated (ETag) and may be used by our pages only.
 await writeFile(
   join(out, "_headers"),
   [
     "/*",
-    `  Content-Security-Policy: ${[
-      "default-src 'self'",
-      "script-src 'self'",
-      "style-src 'self'",
-      "img-src 'self' data: blob:",
-      "media-src 'self' blob:",
-      "worker-src 'self' blob:",
-      // Large uploads send their parts through the API too (PUT /uploads/{id}/parts/{n}).
-      "connect-src 'self'",
-      "object-src 'none'",
-      "base-uri 'none'",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-    ].join("; ")}`,
-    "  X-Content-Type-Options: nosniff",
-    "  Referrer-Policy: same-origin",
-    "  Permissions-Policy: camera=(), microphone=(), geolocation=()",
+    `  Content-Security-Policy: ${PAGE_CSP}`,
+    ...Object.entries(PAGE_HEADERS).map(([name, value]) => `  ${name}: ${value}`),
     "/assets/*",
     "  Cache-Control: public, max-age=31536000, immutable",
     "/api-reference/*",

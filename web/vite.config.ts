@@ -2,6 +2,7 @@
 // (dist/assets at the repository's root) by scripts/build-assets.ts. hls.js and the studio are
 // chunks of their own, outside the first load: hls.js is fetched when the page is idle or by the
 // first play, the studio when an artist opens it.
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 
 const API = "http://localhost:8787";
@@ -16,6 +17,12 @@ export default defineConfig({
     chunkSizeWarningLimit: 600,
     modulePreload: { polyfill: false },
     rolldownOptions: {
+      // Two pages: the player (every path) and the embeddable player (/embed/…, ADR 0027), which
+      // share only hls.js's chunk and the small pure helpers they both import.
+      input: {
+        index: fileURLToPath(new URL("index.html", import.meta.url)),
+        embed: fileURLToPath(new URL("embed.html", import.meta.url)),
+      },
       output: {
         codeSplitting: {
           groups: [

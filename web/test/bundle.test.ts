@@ -10,6 +10,8 @@ import { build, type Rolldown } from "vite";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
 const BUDGET_KIB = 150;
+/** The embeddable player (/embed/…, ADR 0027): framed on other sites' pages, kept small. */
+const EMBED_BUDGET_KIB = 12;
 const web = fileURLToPath(new URL("..", import.meta.url));
 const studioDir = join(web, "src", "pages", "studio");
 const inStudio = (id: string) => id.startsWith(`${studioDir}${sep}`);
@@ -24,8 +26,11 @@ const STUDIO_WORDS = [
 let outDir: string;
 let chunks: Rolldown.OutputChunk[];
 let html: string;
+let embedHtml: string;
 /** The files the browser fetches to show any page: the entry, its static imports, their CSS. */
 let firstLoad: Set<string>;
+/** The same for the embed page. */
+let embedLoad: Set<string>;
 
 const gzipKiB = async (file: string) =>
   gzipSync(await readFile(join(outDir, file)), { level: 9 }).length / 1024;
@@ -46,15 +51,23 @@ beforeAll(async () => {
   const output = (Array.isArray(result) ? result[0] : result) as Rolldown.RolldownOutput;
   chunks = output.output.filter((o): o is Rolldown.OutputChunk => o.type === "chunk");
   html = await readFile(join(outDir, "index.html"), "utf8");
+  embedHtml = await readFile(join(outDir, "embed.html"), "utf8");
   const byName = new Map(chunks.map((c) => [c.fileName, c]));
-  firstLoad = new Set();
-  const visit = (chunk: Rolldown.OutputChunk | undefined) => {
-    if (!chunk || firstLoad.has(chunk.fileName)) return;
-    firstLoad.add(chunk.fileName);
-    for (const css of chunk.viteMetadata?.importedCss ?? []) firstLoad.add(css);
-    for (const file of chunk.imports) visit(byName.get(file));
+  const loadOf = (page: string) => {
+    const load = new Set<string>();
+    const visit = (chunk: Rolldown.OutputChunk | undefined) => {
+      if (!chunk || load.has(chunk.fileName)) return;
+      load.add(chunk.fileName);
+      for (const css of chunk.viteMetadata?.importedCss ?? []) load.add(css);
+      for (const file of chunk.imports) visit(byName.get(file));
+    };
+    for (const entry of chunks.filter((c) => c.isEntry && c.facadeModuleId?.endsWith(page))) {
+      visit(entry);
+    }
+    return load;
   };
-  for (const entry of chunks.filter((c) => c.isEntry)) visit(entry);
+  firstLoad = loadOf(`${sep}index.html`);
+  embedLoad = loadOf(`${sep}embed.html`);
 }, 60_000);
 
 afterAll(async () => {
@@ -110,5 +123,31 @@ describe("the web player's bundle", () => {
       expect(code, words).toContain(words);
       for (const script of first) expect(script, words).not.toContain(words);
     }
+  });
+});
+
+describe("the embeddable player's bundle", () => {
+  test(`fetches at most ${EMBED_BUDGET_KIB} KiB gzip before it shows, hls.js on play only`, async () => {
+    const named = [...embedHtml.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1]);
+    expect(named.length).toBeGreaterThan(0);
+    for (const file of named) expect(embedLoad, file).toContain(file);
+    const scripts = await sum([...embedLoad].filter((f) => f.endsWith(".js")));
+    const styles = await sum([...embedLoad].filter((f) => f.endsWith(".css")));
+    const page = gzipSync(embedHtml, { level: 9 }).length / 1024;
+    const total = scripts + styles + page;
+    console.log(
+      `embed first load: ${total.toFixed(1)} KiB gzip (script ${scripts.toFixed(1)}, CSS ${styles.toFixed(1)}, page ${page.toFixed(1)})`,
+    );
+    expect(total).toBeLessThanOrEqual(EMBED_BUDGET_KIB);
+    // Neither hls.js nor anything of the player's app (Preact, the client, the studio) up front.
+    const hls = chunks.find((c) => c.fileName.startsWith("assets/hls"));
+    expect(embedLoad).not.toContain(hls?.fileName);
+    const loaded = chunks.filter((c) => embedLoad.has(c.fileName));
+    for (const id of loaded.flatMap((c) => c.moduleIds)) {
+      expect(id).not.toMatch(/node_modules[\\/](preact|@preact|openapi-fetch)|[\\/]pages[\\/]/);
+    }
+    // The embed fetches hls.js itself, on the first play.
+    const entry = chunks.find((c) => c.isEntry && c.facadeModuleId?.endsWith(`${sep}embed.html`));
+    expect(entry?.dynamicImports).toContain(hls?.fileName);
   });
 });
