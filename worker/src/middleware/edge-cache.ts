@@ -151,6 +151,16 @@ function edgeCache(policy: EdgePolicy | ((c: Context<AppEnv>) => EdgePolicy)) {
       c.res.headers.set("x-edge-cache", "bypass");
       return;
     }
+    if (carriesCredential(c.req.url)) {
+      // A share key or a stream signature (ADR 0025, 0026): the answer may be of an item that is
+      // not public, so it is never looked up, never stored, and no shared cache may keep it.
+      await next();
+      if (c.res.status < 400 && !isPrivate(c.res)) {
+        c.res.headers.set("cache-control", "private, no-store");
+      }
+      c.res.headers.set("x-edge-cache", "bypass");
+      return;
+    }
     if (hasAccessCookie(c) && !rules.sameForEveryone) {
       await next();
       if (c.res.status === 200 && !isPrivate(c.res)) {
@@ -192,6 +202,15 @@ function edgeCache(policy: EdgePolicy | ((c: Context<AppEnv>) => EdgePolicy)) {
     if ([200, 206, 304].includes(response.status)) setCallerHeaders(response.headers, rules);
     response.headers.set("x-edge-cache", "miss");
   });
+}
+
+/** Query parameters that carry a credential: an unlisted item's key, a signed stream URL's. */
+const CREDENTIAL_PARAMS = ["key", "sig"];
+
+/** Whether the URL holds a credential; such requests bypass the edge entirely. */
+export function carriesCredential(url: string): boolean {
+  const { searchParams } = new URL(url);
+  return CREDENTIAL_PARAMS.some((name) => searchParams.has(name));
 }
 
 const keyRequest = (key: string, range?: string) =>

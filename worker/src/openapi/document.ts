@@ -65,6 +65,11 @@ export const openApiDocument = {
       name: "Playlists",
       description: "Users' playlists: public reads, the owner's writes, tracks in them, likes.",
     },
+    {
+      name: "Sharing",
+      description:
+        "The owner's link to an unlisted track, album or playlist (`?key=…`), and its rotation (ADR 0025).",
+    },
     { name: "Listening history", description: "The signed-in user's listens." },
     {
       name: "Play queue",

@@ -52,6 +52,7 @@ describe("GET /playlists/me/liked", () => {
       description: "Dusk",
       cover: null,
       isPublic: true,
+      visibility: "public",
       userId: owner.id,
       owner: { id: owner.id, displayName: null },
       createdAt: playlist.createdAt,

@@ -12,7 +12,7 @@ const feed = createRoute({
   tags: ["Artists"],
   ...signedIn("user"),
   summary: "New releases of the artists the caller follows",
-  description: `The followed artists' releases, newest first (ties by id): singles (READY tracks on no album) and albums holding at least one READY track, as \`FeedItem\`s. Paged by cursor: \`limit\` 1–${FEED_MAX_LIMIT} (default 20), then \`cursor\` = the answer's \`nextCursor\` (null on the last page); a cursor this feed did not make is 400. Releases that come out while paging sort before the cursor and are not repeated. With \`since\` (an ISO timestamp, the listener's last visit) the answer counts the releases after it in \`newSince\`. Unfollowing an artist takes their releases out at once.`,
+  description: `The followed artists' releases, newest first (ties by id): singles (READY public tracks on no album) and public albums holding at least one READY public track, as \`FeedItem\`s. Paged by cursor: \`limit\` 1–${FEED_MAX_LIMIT} (default 20), then \`cursor\` = the answer's \`nextCursor\` (null on the last page); a cursor this feed did not make is 400. Releases that come out while paging sort before the cursor and are not repeated. With \`since\` (an ISO timestamp, the listener's last visit) the answer counts the releases after it in \`newSince\`. Unfollowing an artist takes their releases out at once, as does making a release unlisted or private (ADR 0025).`,
   request: { query: FeedQuery },
   responses: {
     200: json(FeedDto, "One page of the feed."),

@@ -4,6 +4,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { ValidationError } from "../../errors/app-error.ts";
 import type { RequestDeps } from "../../request-deps.ts";
 import { SUMMARY, toSummary } from "../albums/queries.ts";
+import { listedAlbum, listedTrack } from "../sharing/queries.ts";
 import { PUBLIC_TRACK_COLUMNS, toTrackDto } from "../tracks/catalogue/queries.ts";
 import type { FeedInput, FeedItemView, FeedView } from "./schema.ts";
 
@@ -54,8 +55,8 @@ const followed = (userId: string, artistId: AnyPgColumn) =>
   sql`exists (select 1 from ${follows} where ${follows.userId} = ${userId} and ${follows.artistId} = ${artistId})`;
 
 /**
- * GET /users/me/feed: the followed artists' releases, newest first: singles (READY tracks on no
- * album) and albums holding a READY track. One round trip: a batch of each kind's page (each cut
+ * GET /users/me/feed: the followed artists' releases, newest first: singles (READY public tracks
+ * on no album) and public albums holding a READY public track (ADR 0025). One round trip: a batch of each kind's page (each cut
  * at limit + 1, then merged: the first `limit` of the merge are the page, whatever the mix) and,
  * with `since`, each kind's count after it.
  */
@@ -64,18 +65,15 @@ export async function getFeed(ctx: FeedDeps, input: FeedInput): Promise<FeedView
   const userId = ctx.principal.id;
   const cursor = input.cursor === undefined ? undefined : decode(input.cursor);
   const take = input.limit + 1;
-  const single = and(
-    eq(tracks.processingStatus, "READY"),
-    isNull(tracks.albumId),
-    followed(userId, tracks.artistId),
-  );
+  const single = and(listedTrack, isNull(tracks.albumId), followed(userId, tracks.artistId));
   const released = and(
     followed(userId, albums.artistId),
+    listedAlbum,
     exists(
       db
         .select({ id: tracks.id })
         .from(tracks)
-        .where(and(eq(tracks.albumId, albums.id), eq(tracks.processingStatus, "READY"))),
+        .where(and(eq(tracks.albumId, albums.id), listedTrack)),
     ),
   );
   const since = input.since ? new Date(input.since) : undefined;

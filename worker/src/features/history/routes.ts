@@ -19,7 +19,7 @@ export const recordListenRoute = createRoute({
   operationId: "recordListen",
   summary: "Record a listen",
   description:
-    "Records that the caller listened to the track now (the server's clock; no body). Call it at the start or end of playback: every call is one more entry. Only READY tracks can be listened to: an unknown track, or one still PROCESSING or FAILED, is a 404. The id is a UUIDv7, so ids sort by time.",
+    "Records that the caller listened to the track now (the server's clock; no body). Call it at the start or end of playback: every call is one more entry. Only READY public tracks are recorded: an unknown track, one still PROCESSING or FAILED, or an unlisted or private one (ADR 0025; its id alone must not confirm that it exists) is a 404. The id is a UUIDv7, so ids sort by time.",
   request: { params: TrackIdParams },
   responses: {
     201: json(

@@ -9,6 +9,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { NotFoundError } from "../../errors/app-error.ts";
 import type { RequestDeps } from "../../request-deps.ts";
 import { offsetOf, type Page } from "../../validation/common.ts";
+import { listedTrack } from "../sharing/queries.ts";
 
 /** What the history services take: the database and the signed-in user. */
 type HistoryDeps = Pick<RequestDeps, "db" | "principal">;
@@ -20,7 +21,8 @@ const trackNotFound = (trackId: string) =>
   new NotFoundError(`No playable track with id ${trackId}.`);
 
 /**
- * Records a listen of a READY track. One statement: the insert selects the track, so an
+ * Records a listen of a READY public track (ADR 0025: an unlisted track's id alone must not
+ * tell a stranger that it exists, so it answers 404 as a missing one). One statement: the insert selects the track, so an
  * unknown or unplayable track inserts nothing (404) without a separate read that a concurrent
  * delete could make stale; a track deleted in between fails the foreign key (also 404).
  * `listened_at` is Postgres's now(): one clock for every Worker, to the microsecond.
@@ -40,7 +42,7 @@ export async function recordListen(ctx: HistoryDeps, trackId: string): Promise<L
             listenedAt: sql`now()`.as("listened_at"),
           })
           .from(tracks)
-          .where(and(eq(tracks.id, trackId), eq(tracks.processingStatus, "READY"))),
+          .where(and(eq(tracks.id, trackId), listedTrack)),
       )
       .returning({ id: listeningHistory.id, listenedAt: listeningHistory.listenedAt });
   } catch (error) {

@@ -15,7 +15,7 @@ const read = createRoute({
   ...signedIn("user"),
   summary: "The caller's saved play queue",
   description:
-    "What the listener was playing, saved by a player (the web player, or a Subsonic app's `savePlayQueue`), so that another device can go on from there. A listener who never saved one gets an empty queue (`changedAt: null`), not 404. Only READY tracks are returned, in the saved order.",
+    "What the listener was playing, saved by a player (the web player, or a Subsonic app's `savePlayQueue`), so that another device can go on from there. A listener who never saved one gets an empty queue (`changedAt: null`), not 404. Only READY public tracks are returned, in the saved order (a track its artist made unlisted or private since is left out, ADR 0025).",
   responses: {
     200: json(PlayQueueDto, "The saved queue."),
     ...problemResponses(401, 403),

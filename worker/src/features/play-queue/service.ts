@@ -1,6 +1,7 @@
 import { artists, playQueues, tracks } from "@edge-music/db";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { RequestDeps } from "../../request-deps.ts";
+import { listedTrack } from "../sharing/queries.ts";
 import { PUBLIC_TRACK_COLUMNS, toTrackDto } from "../tracks/catalogue/queries.ts";
 import type { PlayQueueIn, PlayQueueView } from "./schema.ts";
 
@@ -23,7 +24,7 @@ export async function getPlayQueue(ctx: QueueDeps): Promise<PlayQueueView> {
       .select(PUBLIC_TRACK_COLUMNS)
       .from(tracks)
       .innerJoin(artists, eq(artists.id, tracks.artistId))
-      .where(and(inArray(tracks.id, saved), eq(tracks.processingStatus, "READY"))),
+      .where(and(inArray(tracks.id, saved), listedTrack)),
   ]);
   const row = rows[0];
   if (!row) return { tracks: [], current: null, position: 0, changedAt: null, changedBy: "" };

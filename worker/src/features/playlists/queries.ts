@@ -13,10 +13,12 @@ import { and, asc, eq, getTableColumns, or, type SQL, sql } from "drizzle-orm";
 import type { PlaylistOut } from "./schema.ts";
 
 /**
- * Tracks whose conversion is not READY cannot be played: playlists list and count READY tracks
- * only, for everyone (the owner included), so that lists and counts always agree.
+ * Tracks whose conversion is not READY cannot be played, and tracks that are not public are not
+ * for everyone's eyes (ADR 0025): playlists list and count READY public tracks only, for everyone
+ * (the owner included), so that lists and counts always agree. A track its artist makes unlisted
+ * or private stays in the playlist, hidden, and is back when it is public again.
  */
-export const isReady = eq(tracks.processingStatus, "READY");
+export const isReady = and(eq(tracks.processingStatus, "READY"), eq(tracks.visibility, "public"));
 
 /** Public playlists, plus the caller's own private ones. */
 export function visibleTo(userId: string | null): SQL {
@@ -29,6 +31,7 @@ export const trackCount = sql<number>`(
   join ${tracks} on ${qualified(tracks.id)} = ${qualified(playlistTracks.trackId)}
   where ${qualified(playlistTracks.playlistId)} = ${qualified(playlists.id)}
     and ${qualified(tracks.processingStatus)} = 'READY'
+    and ${qualified(tracks.visibility)} = 'public'
 )`.mapWith(Number);
 
 export const likeCount = sql<number>`(
@@ -58,6 +61,7 @@ export const playlistFields = (row: PlaylistRow) => ({
   description: row.description,
   cover: row.cover,
   isPublic: row.isPublic,
+  visibility: row.visibility,
   userId: row.userId,
   owner: { id: row.userId, displayName: row.ownerDisplayName },
   createdAt: row.createdAt.toISOString(),

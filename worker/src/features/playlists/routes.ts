@@ -8,6 +8,7 @@ import { problemResponses } from "../../openapi/problem-responses.ts";
 import { json, jsonBody, newRouter } from "../../openapi/router.ts";
 import { maybeSignedIn, publicRoute, signedIn } from "../../security/guard.ts";
 import { IdParams, PageQuery } from "../../validation/common.ts";
+import { ShareKeyQuery } from "../sharing/schema.ts";
 import {
   BRIEF_TRACKS,
   CreatePlaylistBody,
@@ -71,9 +72,9 @@ const getOne = createRoute({
   ...edgeCached(
     maybeSignedIn(),
     EDGE.catalogue,
-    "The playlist with its full track list in playlist order. Only READY tracks are listed and counted (for the owner too): others cannot be played. A private playlist is shown to its owner only; anyone else (signed out, another user, an artist) gets 404, as for a playlist that does not exist. Sign-in is optional: without an `access_token` cookie the caller is anonymous; a cookie that is present but invalid, expired or of an ended session is 401, so that a client refreshes rather than taking its own playlist for missing. A signed-in user (listener) also gets `viewer: {liked}`, whether they like the playlist, read in the same round trip; anonymous callers and artists get no `viewer`. Only anonymous answers come from or go to the edge cache, so an answer with `viewer` is never shared.",
+    "The playlist with its full track list in playlist order. Only READY tracks are listed and counted (for the owner too): others cannot be played. A private playlist is shown to its owner only; anyone else (signed out, another user, an artist) gets 404, as for a playlist that does not exist. An unlisted one (ADR 0025) is shown to its owner and to whoever sends its share key (`?key=…`, from GET /playlists/{id}/share-link); without it, or with a wrong or rotated key, it is the same 404. Tracks that are not public (unlisted or private, ADR 0025) are left out of every playlist's list and count, whoever reads it. An answer about a playlist that is not public, or to a request with `key`, is never kept by a shared cache (`Cache-Control: private, no-store`). Sign-in is optional: without an `access_token` cookie the caller is anonymous; a cookie that is present but invalid, expired or of an ended session is 401, so that a client refreshes rather than taking its own playlist for missing. A signed-in user (listener) also gets `viewer: {liked}`, whether they like the playlist, read in the same round trip; anonymous callers and artists get no `viewer`. Only anonymous answers come from or go to the edge cache, so an answer with `viewer` is never shared.",
   ),
-  request: { params: IdParams },
+  request: { params: IdParams, query: ShareKeyQuery },
   responses: {
     200: json(PlaylistWithViewerDto, "The playlist."),
     ...problemResponses(400, 401, 404),
@@ -93,7 +94,9 @@ export const readRoutes = newRouter()
   })
   .openapi(getOne, async (c) => {
     const ctx = c.var.deps;
-    return c.json(await getPlaylist(ctx, c.req.valid("param").id), 200);
+    const playlist = await getPlaylist(ctx, c.req.valid("param").id, c.req.valid("query").key);
+    if (playlist.visibility !== "public") c.header("cache-control", "private, no-store");
+    return c.json(playlist, 200);
   });
 
 const OWNER =
@@ -107,7 +110,7 @@ const create = createRoute({
   ...signedIn("user"),
   summary: "Create a playlist",
   description:
-    "`title`: 1–100 characters after trimming. `description`: at most 1000 characters after trimming, default empty. `isPublic`: a JSON boolean, default false (private). Answers the new, empty playlist.",
+    "`title`: 1–100 characters after trimming. `description`: at most 1000 characters after trimming, default empty. `isPublic`: a JSON boolean, default false (private). `visibility` (ADR 0025): `public`, `unlisted` (listed nowhere, read with its link: GET /playlists/{id}/share-link) or `private`; `isPublic` is the spec's flag and stays true exactly when `visibility` is `public`: send either (or both, agreeing: else 400). Without either the playlist is private. Answers the new, empty playlist.",
   request: jsonBody(CreatePlaylistBody),
   responses: {
     201: json(PlaylistDto, "Created."),
@@ -120,7 +123,7 @@ const update = ownerUpdateRoute({
   kind: "user",
   tags,
   summary: "Update a playlist",
-  description: `A partial update: send at least one of \`title\`, \`description\`, \`isPublic\` (same rules as on create); fields left out keep their values. As JSON, or as multipart/form-data with the same text fields (\`isPublic\` as the text \`true\`/\`false\`) plus an optional \`cover\` image: PNG, JPEG or WebP recognised by its bytes (else 415), at most 5 MB (else 413). A new cover gets a new path and the replaced image is deleted. There is no way to remove a cover without replacing it. Answers the playlist with its full track list. ${OWNER}`,
+  description: `A partial update: send at least one of \`title\`, \`description\`, \`isPublic\`, \`visibility\` (same rules as on create); fields left out keep their values. \`isPublic: true\` makes the playlist public; \`isPublic: false\` makes a public one private and leaves an unlisted one unlisted; \`visibility\` sets it exactly (\`isPublic\` follows). As JSON, or as multipart/form-data with the same text fields (\`isPublic\` as the text \`true\`/\`false\`) plus an optional \`cover\` image: PNG, JPEG or WebP recognised by its bytes (else 415), at most 5 MB (else 413). A new cover gets a new path and the replaced image is deleted. There is no way to remove a cover without replacing it. Answers the playlist with its full track list. ${OWNER}`,
   params: IdParams,
   body: { json: UpdatePlaylistJson, form: UpdatePlaylistForm, limit: COVER_BODY_LIMIT },
   answer: { schema: PlaylistDto, description: "Updated." },
@@ -140,7 +143,7 @@ function requireSomeField(target: "json" | "form", fields: Record<string, unknow
   if (Object.values(fields).some((value) => value !== undefined)) return;
   throw new ValidationError(
     [{ path: target, message: "send at least one field", code: "empty_update" }],
-    "Send at least one of title, description, isPublic (or cover, in a multipart body).",
+    "Send at least one of title, description, isPublic, visibility (or cover, in a multipart body).",
   );
 }
 

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { MediaPath, Timestamp, uuidParam } from "../../validation/common.ts";
 import { DisplayNameOut } from "../auth/schema.ts";
+import { Visibility, type VisibilityValue } from "../sharing/schema.ts";
 
 export const TITLE_MAX = 100;
 export const DESCRIPTION_MAX = 1000;
@@ -24,12 +25,31 @@ const Description = z
   .max(DESCRIPTION_MAX, `at most ${DESCRIPTION_MAX} characters`)
   .openapi({ example: "Slow synths for empty roads." });
 
+/** `isPublic` and `visibility` together must agree (ADR 0025: isPublic ⇔ visibility = public). */
+const agreeing = <
+  T extends { isPublic?: boolean | undefined; visibility?: VisibilityValue | undefined },
+>(
+  fields: T,
+) =>
+  fields.isPublic === undefined ||
+  fields.visibility === undefined ||
+  fields.isPublic === (fields.visibility === "public");
+const DISAGREE = {
+  message: "isPublic is true exactly when visibility is public",
+  path: ["visibility"],
+};
+
 export const CreatePlaylistBody = z
   .object({
     title: Title,
     description: Description.default(""),
-    isPublic: z.boolean().default(false),
+    isPublic: z.boolean().optional().openapi({
+      description:
+        "Default false (private). The same as `visibility: public` (true) or not public.",
+    }),
+    visibility: Visibility.optional(),
   })
+  .refine(agreeing, DISAGREE)
   .openapi("CreatePlaylistRequest");
 
 export const UpdatePlaylistJson = z
@@ -37,7 +57,9 @@ export const UpdatePlaylistJson = z
     title: Title.optional(),
     description: Description.optional(),
     isPublic: z.boolean().optional(),
+    visibility: Visibility.optional(),
   })
+  .refine(agreeing, DISAGREE)
   .openapi("UpdatePlaylistRequest", { description: "At least one field." });
 
 export const UpdatePlaylistForm = z
@@ -48,9 +70,11 @@ export const UpdatePlaylistForm = z
       .enum(["true", "false"], "must be true or false")
       .transform((value) => value === "true")
       .optional(),
+    visibility: Visibility.optional(),
     // Checked by readImage (a file, 1 byte–5 MB, PNG/JPEG/WebP by its bytes).
     cover: z.any().optional().openapi({ type: "string", format: "binary" }),
   })
+  .refine(agreeing, DISAGREE)
   .openapi("UpdatePlaylistForm", {
     description:
       "At least one field. `isPublic` is the text `true` or `false`; `cover` is a PNG, JPEG or WebP image of at most 5 MB.",
@@ -113,7 +137,10 @@ const playlistFields = {
   title: z.string(),
   description: z.string(),
   cover: MediaPath,
-  isPublic: z.boolean(),
+  isPublic: z
+    .boolean()
+    .openapi({ description: "The spec's flag: true exactly when `visibility` is `public`." }),
+  visibility: Visibility,
   userId: Id.openapi({ description: "The owner." }),
   owner: z.object({ id: Id, displayName: DisplayNameOut }).openapi({
     description:
@@ -165,6 +192,7 @@ export const OwnPlaylistDto = z
     title: z.string(),
     cover: MediaPath,
     isPublic: z.boolean(),
+    visibility: Visibility,
     updatedAt: Timestamp,
     tracks: z.array(BriefTrackDto).openapi({
       description: `The first ${BRIEF_TRACKS} READY tracks in playlist order (for a mosaic cover).`,
@@ -183,4 +211,9 @@ export type PlaylistSummaryOut = z.infer<typeof PlaylistSummaryDto>;
 export type OwnPlaylistOut = z.infer<typeof OwnPlaylistDto>;
 export type LikedPlaylistOut = z.infer<typeof LikedPlaylistDto>;
 export type LikeStateOut = z.infer<typeof LikeStateDto>;
-export type PlaylistPatch = { title?: string; description?: string; isPublic?: boolean };
+export type PlaylistPatch = {
+  title?: string;
+  description?: string;
+  isPublic?: boolean | undefined;
+  visibility?: VisibilityValue | undefined;
+};

@@ -1,6 +1,6 @@
 import type { Queryable } from "@edge-music/db";
 import { playlists, playlistTracks, tracks } from "@edge-music/db";
-import { and, asc, desc, eq, inArray, lte, type SQLWrapper, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lte, or, type SQLWrapper, sql } from "drizzle-orm";
 import type { PgSelect } from "drizzle-orm/pg-core";
 import { NotFoundError } from "../../errors/app-error.ts";
 import { readImage } from "../../images/images.ts";
@@ -38,6 +38,10 @@ export type PlaylistDeps = Pick<RequestDeps, "db" | "storage" | "log" | "princip
  * true is public; false makes a public playlist private and leaves an unlisted one unlisted.
  */
 function visibilityOf(fields: PlaylistPatch) {
+  // Given both, they agree (the schema checks); `visibility` says more.
+  if (fields.visibility !== undefined) {
+    return { visibility: fields.visibility, isPublic: fields.visibility === "public" };
+  }
   if (fields.isPublic === undefined) return {};
   return {
     visibility: fields.isPublic
@@ -49,13 +53,16 @@ function visibilityOf(fields: PlaylistPatch) {
 /** POST /playlists: a new, empty playlist of the caller. */
 export async function createPlaylist(
   ctx: PlaylistDeps,
-  input: Required<PlaylistPatch>,
+  input: { title: string; description: string } & Pick<PlaylistPatch, "isPublic" | "visibility">,
 ): Promise<PlaylistOut> {
+  const visibility = input.visibility ?? (input.isPublic ? "public" : "private");
   const [row] = await ctx.db
     .insert(playlists)
     .values({
-      ...input,
-      visibility: input.isPublic ? "public" : "private",
+      title: input.title,
+      description: input.description,
+      isPublic: visibility === "public",
+      visibility,
       userId: ctx.principal.id,
     })
     .returning(playlistColumns);
@@ -172,6 +179,7 @@ export async function listOwnPlaylists(
     title: playlist.title,
     cover: playlist.cover,
     isPublic: playlist.isPublic,
+    visibility: playlist.visibility,
     updatedAt: playlist.updatedAt.toISOString(),
     tracks: brief.get(playlist.id) ?? [],
     _count: { tracks: count },
@@ -202,18 +210,25 @@ function briefTrackRows(ctx: Pick<PlaylistDeps, "db">, playlistIds: SQLWrapper) 
 }
 
 /**
- * GET /playlists/:id. A private playlist is shown to its owner only; to anyone else it is
- * 404, exactly like a missing one, so that its existence is not revealed. A signed-in listener
+ * GET /playlists/:id. A private playlist is shown to its owner only, an unlisted one also to
+ * whoever gives its share key; to anyone else it is 404, exactly like a missing one, so that its
+ * existence is not revealed. A signed-in listener
  * also gets whether they like it (`viewer`), a column of the playlist's own row.
  */
 export async function getPlaylist(
   ctx: Pick<PlaylistDeps, "db" | "viewer">,
   id: string,
+  key?: string,
 ): Promise<PlaylistWithViewerOut> {
   const listener = viewerUserId(ctx);
+  // An unlisted playlist to whoever gives its key, compared here (ADR 0025).
+  const keyed =
+    key === undefined
+      ? undefined
+      : and(eq(playlists.visibility, "unlisted"), eq(playlists.shareKey, key));
   // One round trip: the row (if the caller may see it) and the track list together.
   const [row, trackRows] = await ctx.db.batch([
-    playlistRow(ctx.db, id, visibleTo(listener), listener),
+    playlistRow(ctx.db, id, or(visibleTo(listener), keyed), listener),
     playlistTrackRows(ctx.db, id),
   ]);
   const playlist = toPlaylist(row[0], trackRows);

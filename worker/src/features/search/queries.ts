@@ -11,6 +11,7 @@ import {
 } from "@edge-music/db";
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
+import { listedAlbum, listedTrack } from "../sharing/queries.ts";
 import {
   contains,
   containsRankOf,
@@ -57,7 +58,7 @@ export const SEARCHABLE = {
       artistId: tracks.artistId,
       artist: artistOf(tracks.artistId),
     },
-    visible: eq(tracks.processingStatus, "READY"),
+    visible: listedTrack,
     tieBreakers: [sql`${tracks.createdAt}`, sql`${tracks.id}`],
   },
   artists: {
@@ -91,6 +92,7 @@ export const SEARCHABLE = {
       // A calendar date as written: the driver would turn a `date` into a Date at midnight UTC.
       releasedAt: sql`${albums.releasedAt}::text`,
     },
+    visible: listedAlbum,
     tieBreakers: [sql`${albums.createdAt}`, sql`${albums.id}`],
   },
   playlists: {

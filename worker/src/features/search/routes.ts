@@ -21,7 +21,7 @@ const description = [
   `- \`limit\`: results per type, 1–${MAX_SEARCH_LIMIT}, default 10 (the spec leaves the maximum open; ${MAX_SEARCH_LIMIT} is ours). Anything else is a 400. Unknown parameters are ignored.`,
   "",
   "**What matches**",
-  "- Tracks, albums and playlists by title; artists by username. Only READY tracks and public playlists; every artist and album.",
+  "- Tracks, albums and playlists by title; artists by username. Only READY public tracks, public albums and public playlists (unlisted and private items are never found, whoever searches: ADR 0025); every artist.",
   "- A row matches when any of these holds, all blind to case and diacritics (`beyonce` finds “Beyoncé”, `dvorak` “Dvořák”):",
   "  - English full text, with stemming (`loving` finds “Love”) and English stop words ignored;",
   "  - substring anywhere (`ove` finds “Love”; scripts without spaces: `東京` finds “東京フラッシュ”);",

@@ -26,6 +26,7 @@ const PROCESSING_KEYS = [
   "processingStartedAt",
   "processingStatus",
   "sourceUnreadable",
+  "visibility",
 ];
 
 /** One artist with READY tracks made in order (oldest first) and one of each other state. */

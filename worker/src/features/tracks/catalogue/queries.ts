@@ -2,6 +2,7 @@ import { playbackGainDb } from "@edge-music/contracts";
 import { albums, artists, type Queryable, qualified, tracks } from "@edge-music/db";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { offsetOf, type Page } from "../../../validation/common.ts";
+import { listedTrack } from "../../sharing/queries.ts";
 import type { OwnTrackView, TrackView } from "./schema.ts";
 
 /** The public columns (with the artist, joined); never source_key or source_file_name. */
@@ -30,6 +31,7 @@ const PUBLIC = PUBLIC_TRACK_COLUMNS;
 
 const OWN = {
   ...PUBLIC,
+  visibility: tracks.visibility,
   processingStatus: tracks.processingStatus,
   processingError: tracks.processingError,
   sourceUnreadable: tracks.sourceUnreadable,
@@ -55,7 +57,10 @@ interface PublicRow {
   artistDisplayName: string | null;
   artistAvatar: string | null;
 }
-type OwnRow = NonNullable<Awaited<ReturnType<typeof findTrack>>>;
+/** The owner's columns, selected (its rows' type names `OwnRow`). */
+const ownRows = (db: Queryable) =>
+  db.select(OWN).from(tracks).innerJoin(artists, eq(artists.id, tracks.artistId));
+type OwnRow = Awaited<ReturnType<typeof ownRows>>[number];
 
 export const toTrackDto = (row: PublicRow): TrackView => ({
   id: row.id,
@@ -88,6 +93,7 @@ export const toTrackDto = (row: PublicRow): TrackView => ({
 
 export const toOwnTrackDto = (row: OwnRow): OwnTrackView => ({
   ...toTrackDto(row),
+  visibility: row.visibility,
   processingStatus: row.processingStatus,
   processingError: row.processingError,
   sourceUnreadable: row.sourceUnreadable,
@@ -97,19 +103,21 @@ export const toOwnTrackDto = (row: OwnRow): OwnTrackView => ({
   processingProgress: row.processingProgress,
 });
 
-/** One track in any state, with the owner's fields; the caller decides who may see it. */
-/** The track with its owner's fields, as a query (to send in a batch). */
-export const findTrackQuery = (db: Queryable, id: string) =>
+/**
+ * The track in any state with its owner's fields, as a query (to send in a batch); with `key`,
+ * also its share key and whether `key` is it (compared in SQL). The caller decides who may see it.
+ */
+export const findTrackQuery = (db: Queryable, id: string, key?: string) =>
   db
-    .select(OWN)
+    .select({
+      ...OWN,
+      shareKey: tracks.shareKey,
+      keyMatches:
+        key === undefined ? sql<boolean>`false` : sql<boolean>`${tracks.shareKey} = ${key}`,
+    })
     .from(tracks)
     .innerJoin(artists, eq(artists.id, tracks.artistId))
     .where(eq(tracks.id, id));
-
-export async function findTrack(db: Queryable, id: string) {
-  const [row] = await findTrackQuery(db, id);
-  return row;
-}
 
 export interface TrackFilter {
   artistId?: string | undefined;
@@ -117,7 +125,7 @@ export interface TrackFilter {
 }
 
 /**
- * READY tracks only: what anyone may list. Newest first for the catalogue and an artist's
+ * READY public tracks only: what anyone may list (ADR 0025). Newest first for the catalogue and an artist's
  * page; in album order inside an album (the artist's order, then the order they were added).
  * Ties break on id, so pages never overlap or skip. The query, to await or to send in a batch;
  * its rows go through `toTrackDto`.
@@ -139,7 +147,7 @@ export function readyTracksQuery(
     .innerJoin(artists, eq(artists.id, tracks.artistId))
     .where(
       and(
-        eq(tracks.processingStatus, "READY"),
+        listedTrack,
         filter.artistId ? eq(tracks.artistId, filter.artistId) : undefined,
         filter.albumId ? eq(tracks.albumId, filter.albumId) : undefined,
       ),

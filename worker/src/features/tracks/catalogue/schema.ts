@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { MediaPath, PageQuery, Timestamp } from "../../../validation/common.ts";
 import { DisplayNameOut } from "../../auth/schema.ts";
+import { Visibility } from "../../sharing/schema.ts";
 
 const Uuid = z.uuid().openapi({ example: "0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192" });
 
@@ -82,6 +83,7 @@ export const ProcessingStatus = z
   });
 
 export const OwnTrackDto = TrackDto.extend({
+  visibility: Visibility,
   processingStatus: ProcessingStatus,
   processingError: z.string().nullable().openapi({
     description: "What went wrong in the last failed conversion attempt; null otherwise.",
@@ -102,8 +104,39 @@ export const OwnTrackDto = TrackDto.extend({
     "A track as its owning artist sees it: the public fields plus the conversion state. Never the uploaded source's storage key.",
 });
 
+export const SignedStreamDto = z
+  .object({
+    master: z.string().openapi({
+      description:
+        "The HLS master playlist's path with the signature; its playlists name their files with it.",
+      example:
+        "/api/v1/tracks/stream/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192/hls/master.m3u8?exp=1795000000&sig=q0Vb4nX2y8mO1cJ6rT9wZ3kL5hF7dS0aE2gU4iP6oY8",
+    }),
+    query: z.string().openapi({
+      description:
+        "The signature as a query string, for the track's other files (`/hls/{bitrate}/{file}`, `/audio/{bitrate}.opus`, `/waveform`).",
+      example: "exp=1795000000&sig=q0Vb4nX2y8mO1cJ6rT9wZ3kL5hF7dS0aE2gU4iP6oY8",
+    }),
+    expiresAt: Timestamp.openapi({
+      description: "When the signed URLs stop working (read the track again for new ones).",
+    }),
+  })
+  .openapi("SignedStream", {
+    description:
+      "Signed, expiring URLs of a track that is not public (ADR 0026), bound to its share key: rotating the key ends them.",
+  });
+
+export const SharedTrackDto = TrackDto.extend({
+  visibility: Visibility,
+  stream: SignedStreamDto,
+}).openapi("SharedTrack", {
+  description:
+    "An unlisted track as the holder of its key sees it (GET /tracks/{id}?key=…): the public fields, its visibility, and signed URLs to stream it.",
+});
+
 export type TrackView = z.infer<typeof TrackDto>;
 export type OwnTrackView = z.infer<typeof OwnTrackDto>;
+export type SharedTrackView = z.infer<typeof SharedTrackDto>;
 
 const filter = (name: string, description: string) =>
   z
@@ -125,7 +158,11 @@ const AlbumRef = Uuid.nullable().openapi({
 });
 
 export const TrackUpdateJson = z
-  .object({ title: Title.optional(), albumId: AlbumRef.optional() })
+  .object({
+    title: Title.optional(),
+    albumId: AlbumRef.optional(),
+    visibility: Visibility.optional(),
+  })
   .openapi("TrackUpdate");
 
 export const TrackUpdateForm = z
@@ -139,6 +176,7 @@ export const TrackUpdateForm = z
         type: "string",
         description: "One of the caller's own albums; an empty value makes the track a single.",
       }),
+    visibility: Visibility.optional(),
     cover: CoverFile,
   })
   .openapi("TrackUpdateForm");

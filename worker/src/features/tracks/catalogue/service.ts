@@ -1,5 +1,5 @@
 import { trackKeys } from "@edge-music/contracts";
-import { albums, tracks } from "@edge-music/db";
+import { albums, tracks, type Visibility } from "@edge-music/db";
 import { and, eq, sql } from "drizzle-orm";
 import { discardConversionJobs } from "../../../connections/queue.ts";
 import { NotFoundError } from "../../../errors/app-error.ts";
@@ -8,20 +8,23 @@ import { discardImages, replaceImages } from "../../../images/replace.ts";
 import { describeError } from "../../../logger.ts";
 import type { RequestDeps } from "../../../request-deps.ts";
 import { assertOwner } from "../../../security/guard.ts";
+import { signatureQuery, signStream } from "../../../security/stream-signature.ts";
 import { deletePrefix } from "../../../storage/index.ts";
 import type { Page } from "../../../validation/common.ts";
 import {
-  findTrack,
   findTrackQuery,
   readyTracks,
   type TrackFilter,
   toOwnTrackDto,
   toTrackDto,
 } from "./queries.ts";
-import type { OwnTrackView, TrackView } from "./schema.ts";
+import type { OwnTrackView, SharedTrackView, TrackView } from "./schema.ts";
 
 /** What the track services take; each function picks what it uses. */
-type CatalogueDeps = Pick<RequestDeps, "db" | "redis" | "storage" | "log" | "principal" | "viewer">;
+type CatalogueDeps = Pick<
+  RequestDeps,
+  "db" | "redis" | "storage" | "log" | "principal" | "viewer" | "env" | "now"
+>;
 
 const trackNotFound = (id: string) => new NotFoundError(`No track with id ${id}.`);
 
@@ -34,24 +37,42 @@ export async function listTracks(
 }
 
 /**
- * A READY track for everyone; a track in any other state only for its owning artist, to anyone
- * else it does not exist (404, not 403: an unpublished upload is nobody else's business). The
- * owner always gets the processing fields.
+ * A READY public track for everyone; an unlisted READY track for whoever gives its share key
+ * (compared in SQL: a wrong key reads as a missing row), with signed stream URLs; a track in any
+ * other state or visibility only for its owning artist. To anyone else it does not exist (404,
+ * not 403: an unpublished upload is nobody else's business). The owner always gets the
+ * processing fields. One statement.
  */
 export async function getTrack(
-  ctx: Pick<CatalogueDeps, "db" | "viewer">,
+  ctx: Pick<CatalogueDeps, "db" | "viewer" | "env" | "now">,
   id: string,
-): Promise<TrackView | OwnTrackView> {
+  key: string | undefined,
+): Promise<TrackView | OwnTrackView | SharedTrackView> {
   const caller = ctx.viewer;
-  const row = await findTrack(ctx.db, id);
+  const [row] = await findTrackQuery(ctx.db, id, key);
   const own = caller?.kind === "artist" && row?.artistId === caller.id;
-  if (!row || (row.processingStatus !== "READY" && !own)) throw trackNotFound(id);
-  return own ? toOwnTrackDto(row) : toTrackDto(row);
+  if (!row) throw trackNotFound(id);
+  if (own) return toOwnTrackDto(row);
+  if (row.processingStatus !== "READY") throw trackNotFound(id);
+  if (row.visibility === "public") return toTrackDto(row);
+  if (row.visibility !== "unlisted" || !row.keyMatches) throw trackNotFound(id);
+  const signature = await signStream(ctx.env.JWT_SECRET, id, row.shareKey, ctx.now);
+  const query = signatureQuery(signature);
+  return {
+    ...toTrackDto(row),
+    visibility: row.visibility,
+    stream: {
+      master: `/api/v1/tracks/stream/${id}/hls/master.m3u8?${query}`,
+      query,
+      expiresAt: new Date(signature.exp * 1000).toISOString(),
+    },
+  };
 }
 
 export interface TrackUpdate {
   title?: string | undefined;
   albumId?: string | null | undefined;
+  visibility?: Visibility | undefined;
   cover?: Image | undefined;
 }
 
@@ -71,6 +92,7 @@ export async function updateTrack(
   const fields = {
     ...(update.title !== undefined ? { title: update.title } : {}),
     ...(update.albumId !== undefined ? { albumId: update.albumId } : {}),
+    ...(update.visibility !== undefined ? { visibility: update.visibility } : {}),
   };
   const owner = () =>
     db

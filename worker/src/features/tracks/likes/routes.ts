@@ -8,7 +8,7 @@ import { likedTrackIds, likeTrack, listLikedTracks, unlikeTrack } from "./servic
 
 const tags = ["Tracks"];
 const COMMON =
-  "A listener's like of a track (a star on a song for Subsonic apps). Idempotent. Answers `{liked, _count: {likes}}`: the caller's like state and the track's like count after the change. Only READY tracks can be liked or unliked; any other id (converting, failed, deleted, unknown) is 404.";
+  "A listener's like of a track (a star on a song for Subsonic apps). Idempotent. Answers `{liked, _count: {likes}}`: the caller's like state and the track's like count after the change. Only READY public tracks can be liked or unliked; any other id (converting, failed, unlisted, private, deleted, unknown) is 404.";
 
 const liked = createRoute({
   method: "get",
@@ -18,7 +18,7 @@ const liked = createRoute({
   ...signedIn("user"),
   summary: "Tracks the caller likes",
   description:
-    "A plain array of `LikedTrack` (a `Track` with `likedAt`), most recent like first (ties by track id, descending). Query: `page` (default 1) and `limit` (1–100, default 20); pages past the end are empty. Only READY tracks are listed: a liked track that is being converted again is left out meanwhile (the like is kept).",
+    "A plain array of `LikedTrack` (a `Track` with `likedAt`), most recent like first (ties by track id, descending). Query: `page` (default 1) and `limit` (1–100, default 20); pages past the end are empty. Only READY public tracks are listed: a liked track that is being converted again, or that its artist made unlisted or private (ADR 0025), is left out meanwhile (the like is kept).",
   request: { query: PageQuery },
   responses: {
     200: json(LikedTrackDto.array(), "One page of liked tracks."),

@@ -3,13 +3,17 @@ import { and, count, desc, eq, exists, sql } from "drizzle-orm";
 import { NotFoundError } from "../../../errors/app-error.ts";
 import type { RequestDeps } from "../../../request-deps.ts";
 import { offsetOf, type Page } from "../../../validation/common.ts";
+import { listedTrack } from "../../sharing/queries.ts";
 import { PUBLIC_TRACK_COLUMNS, toTrackDto } from "../catalogue/queries.ts";
 import { LIKED_IDS_MAX, type LikedTrackView, type TrackLikeState } from "./schema.ts";
 
 type LikeDeps = Pick<RequestDeps, "db" | "principal">;
 
-/** A track a listener may like: one anyone can hear (READY). */
-const hearable = (id: string) => and(eq(tracks.id, id), eq(tracks.processingStatus, "READY"));
+/**
+ * A track a listener may like: one anyone can hear (READY and public, ADR 0025). An unlisted
+ * track is liked by nobody: its likes would list it where its link was never given.
+ */
+const hearable = (id: string) => and(eq(tracks.id, id), listedTrack);
 
 const NO_SUCH_TRACK = "No such track.";
 
@@ -63,9 +67,9 @@ const countOf = (ctx: Pick<LikeDeps, "db">, id: string) =>
   ctx.db.select({ likes: count() }).from(trackLikes).where(eq(trackLikes.trackId, id));
 
 /**
- * GET /tracks/me/liked: the READY tracks the caller likes, most recent like first (ties by track
- * id). A liked track that cannot be heard (being converted again, say) is left out while so; the
- * like is kept. One statement.
+ * GET /tracks/me/liked: the READY public tracks the caller likes, most recent like first (ties by
+ * track id). A liked track that cannot be heard (being converted again, made unlisted or private)
+ * is left out while so; the like is kept. One statement.
  */
 export async function listLikedTracks(ctx: LikeDeps, page: Page): Promise<LikedTrackView[]> {
   const rows = await ctx.db
@@ -73,7 +77,7 @@ export async function listLikedTracks(ctx: LikeDeps, page: Page): Promise<LikedT
     .from(trackLikes)
     .innerJoin(tracks, eq(tracks.id, trackLikes.trackId))
     .innerJoin(artists, eq(artists.id, tracks.artistId))
-    .where(and(eq(trackLikes.userId, ctx.principal.id), eq(tracks.processingStatus, "READY")))
+    .where(and(eq(trackLikes.userId, ctx.principal.id), listedTrack))
     .orderBy(desc(trackLikes.createdAt), desc(trackLikes.trackId))
     .limit(page.limit)
     .offset(offsetOf(page));
@@ -86,7 +90,7 @@ export async function likedTrackIds(ctx: LikeDeps): Promise<string[]> {
     .select({ id: trackLikes.trackId })
     .from(trackLikes)
     .innerJoin(tracks, eq(tracks.id, trackLikes.trackId))
-    .where(and(eq(trackLikes.userId, ctx.principal.id), eq(tracks.processingStatus, "READY")))
+    .where(and(eq(trackLikes.userId, ctx.principal.id), listedTrack))
     .orderBy(desc(trackLikes.createdAt), desc(trackLikes.trackId))
     .limit(LIKED_IDS_MAX);
   return rows.map((row) => row.id);

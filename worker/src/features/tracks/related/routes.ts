@@ -16,7 +16,7 @@ const related = createRoute({
   ...edgeCached(
     publicRoute(),
     EDGE.catalogue,
-    `Public, the same for everyone. The listeners of the track's latest ${LISTENS_READ.toLocaleString("en")} listens (signed-in listening history); every other READY track they played, scored by \`coListeners\`: how many of them played it (a listener counts once, however often they played it, so one person replaying a track moves it no more than any other listener). Highest score first, then newest, then id; at most \`limit\` (1–${RELATED_MAX}, default 10). Empty while nobody who played the track played another. 404 for a track that is not READY or does not exist. As fresh as the edge cache allows (about a minute).`,
+    `Public, the same for everyone. The listeners of the track's latest ${LISTENS_READ.toLocaleString("en")} listens (signed-in listening history); every other READY public track they played, scored by \`coListeners\`: how many of them played it (a listener counts once, however often they played it, so one person replaying a track moves it no more than any other listener). Highest score first, then newest, then id; at most \`limit\` (1–${RELATED_MAX}, default 10). Empty while nobody who played the track played another. 404 for a track that is not READY, not public (unlisted or private: its listeners are not shown, ADR 0025) or does not exist. As fresh as the edge cache allows (about a minute).`,
   ),
   request: { params: IdParams, query: RelatedQuery },
   responses: {

@@ -2,6 +2,7 @@ import { artists, listeningHistory, tracks } from "@edge-music/db";
 import { and, countDistinct, desc, eq, inArray, ne } from "drizzle-orm";
 import { NotFoundError } from "../../../errors/app-error.ts";
 import type { RequestDeps } from "../../../request-deps.ts";
+import { listedTrack } from "../../sharing/queries.ts";
 import { PUBLIC_TRACK_COLUMNS, toTrackDto } from "../catalogue/queries.ts";
 import type { RelatedTrackView } from "./schema.ts";
 
@@ -40,14 +41,14 @@ export async function relatedTracks(
     db
       .select({ id: tracks.id })
       .from(tracks)
-      .where(and(eq(tracks.id, id), eq(tracks.processingStatus, "READY"))),
+      .where(and(eq(tracks.id, id), listedTrack)),
     db
       .with(co)
       .select({ ...PUBLIC_TRACK_COLUMNS, listeners: co.listeners })
       .from(co)
       .innerJoin(tracks, eq(tracks.id, co.trackId))
       .innerJoin(artists, eq(artists.id, tracks.artistId))
-      .where(eq(tracks.processingStatus, "READY"))
+      .where(listedTrack)
       .orderBy(desc(co.listeners), desc(tracks.createdAt), desc(tracks.id))
       .limit(limit),
   ]);

@@ -31,6 +31,29 @@ const OpusFile = z
   .openapi({ param: { name: "file", in: "path" }, example: "128.opus" });
 const Id = uuidParam("id");
 
+/** `?exp=…&sig=…`: a signed URL of a track that is not public (ADR 0026). */
+export const SignedStreamQuery = z.object({
+  exp: z
+    .string()
+    .max(16)
+    .optional()
+    .openapi({
+      param: { name: "exp", in: "query" },
+      description: "Signed URLs only: when the signature ends (Unix seconds).",
+      example: "1795000000",
+    }),
+  sig: z
+    .string()
+    .max(128)
+    .optional()
+    .openapi({
+      param: { name: "sig", in: "query" },
+      description:
+        "Signed URLs only: the signature of the track's files until `exp`, as GET /tracks/{id}?key=… (or the owner's read) gives it in `stream`.",
+      example: "q0Vb4nX2y8mO1cJ6rT9wZ3kL5hF7dS0aE2gU4iP6oY8",
+    }),
+});
+
 const binary = { schema: { type: "string" as const, format: "binary" } };
 /** A file of one or more content types; every file answer says that ranges are taken. */
 const media = (description: string, ...types: string[]) => ({
@@ -54,7 +77,7 @@ const NOTES =
 
 /** The owner's exception, in the description of every route that serves a track's files. */
 export const OWNER_NOTE =
-  "**Owner:** the artist who uploaded a track, signed in (the access cookie), gets its files in any state (PROCESSING, FAILED) as if it were READY: what the conversion has written so far, 404 `NOT_FOUND` for a file not written (yet). Such an answer is for the owner alone: `Cache-Control: private, no-store` and `x-edge-cache: bypass`, never kept by the edge or a browser. A READY track is answered alike to everyone, its owner included (the edge cache may answer before the cookie is read). Anyone else, signed in or not, gets 404 `TRACK_NOT_READY` for an unfinished track. A cookie that is present but invalid, expired or of an ended session answers 401 (refresh, then retry).";
+  "**Visibility:** an unlisted or private track (ADR 0025) streams only to its owner (the access cookie) or through a signed, expiring URL (`?exp=…&sig=…`, ADR 0026) that GET /tracks/{id} gives with the track's key, in `stream`; a playlist fetched so names its files with the same signature, so an HLS player follows it unchanged. Without a valid signature (none, expired, altered, or made before the owner rotated the track's link) such a track answers 404 `NOT_FOUND`, as a missing one. A signed answer is never kept by the edge or a shared cache (`Cache-Control: private, no-store`, `x-edge-cache: bypass`), and the edge never answers an unsigned request with it. **Owner:** the artist who uploaded a track, signed in (the access cookie), gets its files in any state (PROCESSING, FAILED) as if it were READY: what the conversion has written so far, 404 `NOT_FOUND` for a file not written (yet). Such an answer is for the owner alone: `Cache-Control: private, no-store` and `x-edge-cache: bypass`, never kept by the edge or a browser. A READY track is answered alike to everyone, its owner included (the edge cache may answer before the cookie is read). Anyone else, signed in or not, gets 404 `TRACK_NOT_READY` for an unfinished track. A cookie that is present but invalid, expired or of an ended session answers 401 (refresh, then retry).";
 
 const master = createRoute({
   method: "get",
@@ -67,7 +90,7 @@ const master = createRoute({
     EDGE.hlsPlaylist,
     `The qualities of the track (AAC, fMP4, 4-second segments), with measured BANDWIDTH and AVERAGE-BANDWIDTH. ${NOTES} ${OWNER_NOTE}`,
   ),
-  request: { params: z.object({ id: Id }) },
+  request: { params: z.object({ id: Id }), query: SignedStreamQuery },
   responses: {
     200: media("The playlist.", PLAYLIST),
     206: part(PLAYLIST),
@@ -87,7 +110,10 @@ const hls = createRoute({
     (c) => (c.req.param("file")?.endsWith(".m3u8") ? EDGE.hlsPlaylist : EDGE.media),
     `\`index.m3u8\` (the quality's playlist, cached 60 s), \`init_0.mp4\` (its initialisation segment) or \`segment_<5-digit index>.m4s\` (4 s of AAC). Segments and init segments never change: cached for a year (\`immutable\`); \`Range\` answers 206. ${NOTES} ${OWNER_NOTE} ${stalenessNote(EDGE.hlsPlaylist)} Segments: ${stalenessNote(EDGE.media)}`,
   ),
-  request: { params: z.object({ id: Id, bitrate: Bitrate, file: HlsFile }) },
+  request: {
+    params: z.object({ id: Id, bitrate: Bitrate, file: HlsFile }),
+    query: SignedStreamQuery,
+  },
   responses: {
     200: media(
       `The file: \`index.m3u8\` as ${PLAYLIST}, the segments as audio/mp4.`,
@@ -111,7 +137,7 @@ const opus = createRoute({
     EDGE.progressive,
     `\`<bitrate>.opus\` (also \`<bitrate>k.opus\`): the whole track in Ogg Opus, for clients without HLS. Supports \`Range\` (206, or 416 outside the file). ${NOTES} ${OWNER_NOTE}`,
   ),
-  request: { params: z.object({ id: Id, file: OpusFile }) },
+  request: { params: z.object({ id: Id, file: OpusFile }), query: SignedStreamQuery },
   responses: {
     200: media("The audio.", "audio/ogg"),
     206: part("audio/ogg"),
@@ -122,11 +148,12 @@ const opus = createRoute({
 
 /** Serves the object to whoever may get the track's files (the edge cache sits in front). */
 function stream(c: Context<AppEnv>, trackId: string, key: string) {
-  return serveTrackFile(c.var.deps, trackId, {
-    key,
-    range: c.req.header("range"),
-    ifNoneMatch: c.req.header("if-none-match"),
-  });
+  return serveTrackFile(
+    c.var.deps,
+    trackId,
+    { key, range: c.req.header("range"), ifNoneMatch: c.req.header("if-none-match") },
+    { exp: c.req.query("exp"), sig: c.req.query("sig") },
+  );
 }
 
 /** /api/v1/tracks/stream: HLS and progressive audio of READY tracks. */

@@ -8,43 +8,121 @@ import {
   TrackNotReadyError,
 } from "../../../errors/app-error.ts";
 import type { RequestDeps } from "../../../request-deps.ts";
+import { signatureQuery, verifyStream } from "../../../security/stream-signature.ts";
 import { type ObjectStorage, UnsatisfiableRangeError } from "../../../storage/index.ts";
 import { parseRange } from "./range.ts";
 
-/** Who may get a track's files: everyone (READY), or only its owner (still converting, failed). */
-export type Audience = "everyone" | "owner";
+/**
+ * Who may get a track's files: everyone (READY and public), its owner (any state or visibility),
+ * or the holder of a signed URL (a READY track that is not public, ADR 0026).
+ */
+export type Audience =
+  | { to: "everyone" }
+  | { to: "owner" }
+  | { to: "signed"; signature: { exp: string; sig: string } };
+
+/** `?exp=…&sig=…` of a signed stream URL, as the query gave them. */
+export interface GivenSignature {
+  exp?: string | undefined;
+  sig?: string | undefined;
+}
 
 /**
  * Streams once conversion has finished; unknown tracks answer 404, unfinished ones 404
  * TRACK_NOT_READY, except to their owner (the signed-in artist of `tracks.artist_id`), who may
- * play them in any state. One statement: the session check of a signed-in caller rides with it.
+ * play them in any state. A track that is not public streams only to its owner or with a valid
+ * signature bound to its current share key; to anyone else it is missing (404 NOT_FOUND). One
+ * statement: the session check of a signed-in caller rides with it.
  */
 export async function assertStreamable(
-  ctx: Pick<RequestDeps, "db" | "viewer">,
+  ctx: Pick<RequestDeps, "db" | "viewer" | "env" | "now">,
   trackId: string,
+  given: GivenSignature = {},
 ): Promise<Audience> {
   const [track] = await ctx.db
-    .select({ status: tracks.processingStatus, artistId: tracks.artistId })
+    .select({
+      status: tracks.processingStatus,
+      artistId: tracks.artistId,
+      visibility: tracks.visibility,
+      shareKey: tracks.shareKey,
+    })
     .from(tracks)
     .where(eq(tracks.id, trackId));
   if (!track) throw new NotFoundError("No such track.");
-  if (track.status === "READY") return "everyone";
   const { viewer } = ctx;
-  if (viewer?.kind === "artist" && viewer.id === track.artistId) return "owner";
+  if (viewer?.kind === "artist" && viewer.id === track.artistId) {
+    return { to: track.status === "READY" && track.visibility === "public" ? "everyone" : "owner" };
+  }
+  if (track.visibility !== "public") {
+    const valid =
+      track.status === "READY" &&
+      (await verifyStream(ctx.env.JWT_SECRET, trackId, track.shareKey, given, ctx.now));
+    if (!valid) throw new NotFoundError("No such track.");
+    return { to: "signed", signature: { exp: given.exp ?? "", sig: given.sig ?? "" } };
+  }
+  if (track.status === "READY") return { to: "everyone" };
   throw new TrackNotReadyError(track.status);
 }
 
 /**
  * One file of a track (`key` under `tracks/<id>/`) to whoever may get it: see assertStreamable.
- * The owner's answer about an unfinished track is private: no cache keeps it (`no-store`).
+ * The owner's answer about a track not for everyone is private: no cache keeps it (`no-store`);
+ * so is a signed one, whose playlists name their files with the same signature (ADR 0026).
  */
 export async function serveTrackFile(
-  ctx: Pick<RequestDeps, "db" | "viewer" | "storage">,
+  ctx: Pick<RequestDeps, "db" | "viewer" | "storage" | "env" | "now">,
   trackId: string,
   options: ServeOptions,
+  given?: GivenSignature,
 ): Promise<Response> {
-  const audience = await assertStreamable(ctx, trackId);
-  return await serveObject(ctx.storage, { ...options, private: audience === "owner" });
+  const audience = await assertStreamable(ctx, trackId, given);
+  if (audience.to === "signed" && options.key.endsWith(".m3u8")) {
+    return await serveSignedPlaylist(ctx.storage, options, audience.signature);
+  }
+  return await serveObject(ctx.storage, { ...options, private: audience.to !== "everyone" });
+}
+
+/**
+ * A playlist whose every URI (child playlists, init and media segments) carries the signature
+ * the request came with, so an HLS player follows them unchanged. Read whole: a Range header
+ * is ignored (200), and it has no ETag (the body depends on the signature).
+ */
+async function serveSignedPlaylist(
+  storage: ObjectStorage,
+  options: ServeOptions,
+  signature: { exp: string; sig: string },
+): Promise<Response> {
+  const whole = await serveObject(storage, {
+    ...options,
+    range: undefined,
+    ifNoneMatch: undefined,
+  });
+  const text = signPlaylist(
+    new TextDecoder().decode(await whole.arrayBuffer()),
+    signatureQuery({ exp: Number(signature.exp), sig: signature.sig }),
+  );
+  return new Response(text, {
+    status: 200,
+    headers: {
+      "content-type": CONTENT_TYPES.m3u8 ?? "application/vnd.apple.mpegurl",
+      "cache-control": PRIVATE_ANSWER,
+      "accept-ranges": "bytes",
+    },
+  });
+}
+
+/** Appends `query` to every URI line and `URI="…"` attribute of an M3U8 playlist. */
+export function signPlaylist(playlist: string, query: string): string {
+  const withQuery = (uri: string) => `${uri}${uri.includes("?") ? "&" : "?"}${query}`;
+  return playlist
+    .split("\n")
+    .map((line) => {
+      const trimmed = line.trim();
+      if (trimmed === "") return line;
+      if (!trimmed.startsWith("#")) return withQuery(trimmed);
+      return line.replace(/URI="([^"]*)"/g, (_, uri: string) => `URI="${withQuery(uri)}"`);
+    })
+    .join("\n");
 }
 
 const CONTENT_TYPES: Record<string, string> = {
