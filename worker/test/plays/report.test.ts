@@ -134,3 +134,25 @@ describe("plays reported by two listeners", () => {
     expect(row?.plays).toBe(2);
   });
 });
+
+describe("a track's plays", () => {
+  it("are on the track and in its artist's list of tracks, 0 before any play", async () => {
+    const artist = await insertArtist();
+    const track = await insertTrack(artist.id);
+    const user = await registerAccount("user");
+    const read = async () => {
+      const one = (await (await user.client.get(`/api/v1/tracks/${track.id}`)).json()) as {
+        plays: number;
+      };
+      const list = (await (
+        await user.client.get(`/api/v1/artists/${artist.id}/tracks`)
+      ).json()) as Array<{ id: string; plays: number }>;
+      return [one.plays, list.find((t) => t.id === track.id)?.plays];
+    };
+    expect(await read()).toEqual([0, 0]);
+    await report({ trackId: track.id });
+    await report({ trackId: track.id });
+    await deliver(sentPlays.of(track.id));
+    expect(await read()).toEqual([2, 2]);
+  });
+});
