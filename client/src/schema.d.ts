@@ -1539,6 +1539,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/plays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a play by a listener who is not signed in
+         * @description A player reports a play once the listener has heard 30 seconds of the track, or the whole of a shorter one (signed-in listeners use `POST /history/tracks/{trackId}`, which counts the play too). The track must be READY and public, or unlisted with its `key`; else 404. Answers 202 at once: the play is counted later (within seconds) by the plays queue's consumer, once per network and track in 10 minutes, into the track's `plays` and its artist's statistics. A network (an IPv4 address, an IPv6 /64) may report 300 plays an hour (then 429 with Retry-After). The address is never stored: the network is known by a keyed hash that changes every day. The country is the one Cloudflare's edge saw.
+         */
+        post: operations["reportPlay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/albums": {
         parameters: {
             query?: never;
@@ -2003,6 +2023,26 @@ export interface paths {
          * @description Drops the parts sent so far and forgets the upload; no track is made. Another artist's upload: 403; unknown or already completed: 404.
          */
         delete: operations["abortDirectUpload"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/oembed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * oEmbed of a track, album or playlist page
+         * @description oEmbed 1.0 (oembed.com) for a page of the web player: `url` is a public track's, album's or playlist's page (or its embed page), on the player's origin or this API's. The answer is a `rich` document whose `html` is an iframe of the embeddable player (`/embed/{kind}/{id}`: framed by any site, no cookies, plays signed out), `width` × `height` at most `maxwidth` × `maxheight` (a track 480 × 152 and a list 480 × 380 by default). A URL that is not ours, names nothing embeddable (an artist's page), or an item that is missing, private, unlisted or not READY answers 404 alike. `format=xml` (any format but `json`) answers 501. Pages announce this endpoint with `<link rel="alternate" type="application/json+oembed">`. **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
+         */
+        get: operations["getOEmbed"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3119,6 +3159,27 @@ export interface components {
              */
             deleted: number;
         };
+        PlayReport: {
+            /** Format: uuid */
+            trackId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-23T10:15:30.000Z
+             */
+            reportedAt: string;
+        };
+        PlayReportInput: {
+            /**
+             * Format: uuid
+             * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
+             */
+            trackId: string;
+            /**
+             * @description The share key of an unlisted track's link (its `?key=…`); without it only public tracks are heard.
+             * @example 3f1c0e9a7b2d4c6e8f0a1b2c3d4e5f60
+             */
+            key?: string;
+        };
         /** @description An album in a list: without its tracks. */
         Album: components["schemas"]["AlbumSummary"] & {
             /** @description Its READY tracks, all of them, in album order: the artist's order (`albumPosition`), else the order they were added. */
@@ -3458,6 +3519,54 @@ export interface components {
                 partNumber: number;
                 etag: string;
             }[];
+        };
+        /** @description An oEmbed 1.0 `rich` answer (oembed.com): the embeddable player as an iframe. */
+        OEmbed: {
+            /** @enum {string} */
+            type: "rich";
+            /** @enum {string} */
+            version: "1.0";
+            /** @example Neon Rain */
+            title: string;
+            /**
+             * @description The artist, or a playlist's owner by their display name (absent when they set none).
+             * @example Night Drive
+             */
+            author_name?: string;
+            /**
+             * Format: uri
+             * @description The artist's page (tracks and albums). A playlist's owner has no public page: absent.
+             * @example https://music.example.com/artists/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
+             */
+            author_url?: string;
+            /** @enum {string} */
+            provider_name: "Edge Music";
+            /**
+             * Format: uri
+             * @example https://music.example.com/
+             */
+            provider_url: string;
+            /**
+             * @description Seconds the consumer may keep this answer: the edge cache's bound.
+             * @example 60
+             */
+            cache_age: number;
+            /**
+             * Format: uri
+             * @description The item's picture, only where its size is known (with `thumbnail_width` and `thumbnail_height`, as oEmbed requires): the site's picture for an item without one.
+             */
+            thumbnail_url?: string;
+            thumbnail_width?: number;
+            thumbnail_height?: number;
+            /**
+             * @description An iframe of the embeddable player (`/embed/{kind}/{id}`, framed by any site, no cookies), `width` × `height`.
+             * @example <iframe src="https://api.example.com/embed/tracks/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192" width="480" height="152" title="Neon Rain by Night Drive on Edge Music" style="border:0;border-radius:8px" loading="lazy" allow="autoplay; encrypted-media"></iframe>
+             */
+            html: string;
+            /** @example 480 */
+            width: number;
+            /** @example 152 */
+            height: number;
         };
     };
     responses: never;
@@ -11383,7 +11492,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The listen was recorded. */
+            /** @description The listen was recorded, and reported as a play (counted within seconds, once per track in 10 minutes: ADR 0028). */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11668,6 +11777,99 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reportPlay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayReportInput"];
+            };
+        };
+        responses: {
+            /** @description The play was received; it is counted shortly. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayReport"];
+                };
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body's Content-Type is not one the operation takes, or an uploaded file's type is not accepted. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests; see Retry-After. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14187,6 +14389,95 @@ export interface operations {
             };
             /** @description The body is larger than the limit. */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOEmbed: {
+        parameters: {
+            query: {
+                /** @description The page to embed: a public track, album or playlist of the web player (`…/tracks/{id}`, `…/albums/{id}`, `…/playlists/{id}`) or its embed page (`…/embed/{kind}/{id}`). */
+                url: string;
+                /** @description `json` (the default). Any other format, `xml` included, answers 501 `NOT_IMPLEMENTED` as oEmbed 1.0 allows. */
+                format?: string;
+                /** @description The largest width the consumer can show, in CSS pixels: `width` (and the iframe's) is at most this. */
+                maxwidth?: number;
+                /** @description The largest height the consumer can show, in CSS pixels: `height` (and the iframe's) is at most this. */
+                maxheight?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The oEmbed document. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-edge-cache": components["headers"]["x-edge-cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OEmbed"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-edge-cache": components["headers"]["x-edge-cache"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request asks for something the service does not make (`NOT_IMPLEMENTED`). */
+            501: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];

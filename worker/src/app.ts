@@ -1,6 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { etag } from "hono/etag";
-import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "./app-env.ts";
 import { AppError, NotFoundError } from "./errors/app-error.ts";
 import { onError } from "./errors/on-error.ts";
@@ -15,6 +14,8 @@ import { historyRoutes } from "./features/history/routes.ts";
 import { playRoutes } from "./features/plays/routes.ts";
 import { playQueueRoutes } from "./features/play-queue/routes.ts";
 import { playlistRoutes } from "./features/playlists/index.ts";
+import { pageRoutes, secureHeadersByPath } from "./features/previews/pages.ts";
+import { oembedRoutes } from "./features/previews/routes.ts";
 import { searchRoutes } from "./features/search/routes.ts";
 import { sharingRoutes } from "./features/sharing/routes.ts";
 import { staticRoutes } from "./features/static/routes.ts";
@@ -35,7 +36,8 @@ export function createApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", requestContext);
   app.use("*", edgeCacheRefetch(app));
-  app.use("*", secureHeaders({ crossOriginResourcePolicy: "cross-origin" }));
+  // The player's item pages and the embed keep the static pages' own headers (ADR 0027).
+  app.use("*", secureHeadersByPath());
   app.use(`${API_PREFIX}/*`, corsForAllowedOrigins);
   app.use(`${API_PREFIX}/*`, originCheck);
   app.use(`${API_PREFIX}/*`, jsonBodyLimit);
@@ -73,8 +75,11 @@ export function createApp() {
   app.route(`${API_PREFIX}/tracks`, trackRoutes);
   app.route(`${API_PREFIX}/search`, searchRoutes);
   app.route(`${API_PREFIX}/uploads`, uploadRoutes);
+  app.route(`${API_PREFIX}/oembed`, oembedRoutes);
   app.route("/static", staticRoutes);
   app.route("/rest", subsonicRoutes);
+  // The player's item pages with their link previews, and the embeddable player (ADR 0027).
+  app.route("/", pageRoutes);
 
   serveReference(app, API_PREFIX);
 

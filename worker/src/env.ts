@@ -6,6 +6,8 @@ export interface Bindings {
   MEDIA?: R2Bucket;
   /** The plays queue's producer (wrangler.toml; ADR 0028). */
   PLAYS?: Queue<unknown>;
+  /** The web player's static assets (wrangler.toml `[assets]`): the pages the Worker rewrites. */
+  ASSETS?: Fetcher;
   DATABASE_URL?: string;
   NEON_HTTP_ENDPOINT?: string;
   REDIS_URL?: string;

@@ -905,6 +905,11 @@ const BUDGETS: Record<string, Budget> = {
     trips: 1,
     prepare: async () => get(`/api/v1/search?q=budget${freshPage()}`),
   },
+  "GET /api/v1/oembed": {
+    trips: 1,
+    prepare: async () =>
+      get(`/api/v1/oembed?url=${encodeURIComponent(`http://localhost:5173/tracks/${await readyTrackId()}`)}`),
+  },
   "GET /static/{folder}/{file}": {
     trips: 0,
     prepare: async () => {

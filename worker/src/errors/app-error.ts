@@ -17,6 +17,7 @@ export type ErrorCode =
   | "RANGE_NOT_SATISFIABLE"
   | "RATE_LIMITED"
   | "SERVICE_UNAVAILABLE"
+  | "NOT_IMPLEMENTED"
   | "INTERNAL";
 
 export interface FieldError {
@@ -132,6 +133,13 @@ export class ServiceUnavailableError extends AppError {
     options: { cause?: unknown; extensions?: Record<string, unknown> } = {},
   ) {
     super("SERVICE_UNAVAILABLE", message, options);
+  }
+}
+
+/** 501: a form of the answer the service does not make (oEmbed's XML). */
+export class NotImplementedError extends AppError {
+  constructor(message: string) {
+    super("NOT_IMPLEMENTED", message);
   }
 }
 

@@ -32,6 +32,7 @@ export const PROBLEM_TYPES: Record<ErrorCode, { status: number; title: string }>
   RANGE_NOT_SATISFIABLE: { status: 416, title: "Range not satisfiable" },
   RATE_LIMITED: { status: 429, title: "Too many requests" },
   SERVICE_UNAVAILABLE: { status: 503, title: "Service unavailable" },
+  NOT_IMPLEMENTED: { status: 501, title: "Not implemented" },
   INTERNAL: { status: 500, title: "Internal server error" },
 };
 

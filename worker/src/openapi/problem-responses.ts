@@ -40,6 +40,7 @@ const DESCRIPTIONS: Record<number, string> = {
   415: "The body's Content-Type is not one the operation takes, or an uploaded file's type is not accepted.",
   416: "The Range is outside the object (Content-Range: bytes */<size>).",
   429: "Too many requests; see Retry-After.",
+  501: "The request asks for something the service does not make (`NOT_IMPLEMENTED`).",
   503: "A dependency is unavailable; retry later.",
 };
 

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { isPagePath } from "../../src/features/previews/pages.ts";
 import type { PrincipalKind } from "../../src/security/account-kinds.ts";
 import { Client, KINDS, type Registered } from "../support/auth.ts";
 import { validArbitrary } from "../support/fuzz/schema-arbitrary.ts";
@@ -49,6 +50,7 @@ const PUBLIC = new Set([
   // A listener who is not signed in reports a play (ADR 0028).
   "POST /api/v1/plays",
   "GET /api/v1/search",
+  "GET /api/v1/oembed",
   "GET /static/{folder}/{file}",
   "GET /api/v1/openapi.json",
   "GET /api/v1/docs",
@@ -78,9 +80,12 @@ describe("the route table", () => {
     const documented = new Set(operations.map((op) => op.id));
     // /rest/* is the Subsonic door: another protocol, with its own credentials (app passwords)
     // and envelopes, not an operation of this document (ADR 0024; its tests: test/subsonic/).
-    const undocumented = [...registeredRoutes()].filter(
-      (route) => !documented.has(route) && !route.split(" ")[1]?.startsWith("/rest/"),
-    );
+    // The player's item pages and the embed are HTML pages of the player, not operations of the
+    // API (ADR 0027; their tests: test/previews/).
+    const undocumented = [...registeredRoutes()].filter((route) => {
+      const path = route.split(" ")[1] ?? "";
+      return !documented.has(route) && !path.startsWith("/rest/") && !isPagePath(path);
+    });
     expect(undocumented).toEqual([]);
   });
 
