@@ -16,6 +16,7 @@ const PUBLIC_KEYS = [
   "duration",
   "id",
   "loudness",
+  "plays",
   "title",
 ].sort();
 const PROCESSING_KEYS = [

@@ -20,6 +20,7 @@ export const PUBLIC_TRACK_COLUMNS = {
     string | null
   >`(select ${qualified(albums.title)} from ${albums} where ${qualified(albums.id)} = ${qualified(tracks.albumId)})`,
   createdAt: tracks.createdAt,
+  plays: tracks.plays,
   loudnessLufs: tracks.loudnessLufs,
   truePeakDbtp: tracks.truePeakDbtp,
   artistUsername: artists.username,
@@ -51,6 +52,7 @@ interface PublicRow {
   albumPosition: number | null;
   albumTitle: string | null;
   createdAt: Date;
+  plays: number;
   loudnessLufs: number | null;
   truePeakDbtp: number | null;
   artistUsername: string;
@@ -88,6 +90,7 @@ export const toTrackDto = (row: PublicRow): TrackView => ({
             truePeakDbtp: row.truePeakDbtp,
           }),
         },
+  plays: row.plays,
   createdAt: row.createdAt.toISOString(),
 });
 

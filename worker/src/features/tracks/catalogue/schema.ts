@@ -68,6 +68,11 @@ export const TrackDto = z
         description:
           "EBU R128 integrated loudness and true peak of what is streamed (the stereo mix), measured during conversion, so that players can normalise volume; null until measured or for silence.",
       }),
+    plays: z.number().int().min(0).openapi({
+      description:
+        "How many times it was played: reports of at least 30 s heard (or the whole of a shorter track), the same listener (or network) once per 10 minutes. Counted by a queue within seconds of the report (ADR 0028).",
+      example: 1234,
+    }),
     createdAt: Timestamp,
   })
   .openapi("Track", {
