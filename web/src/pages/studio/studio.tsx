@@ -151,6 +151,9 @@ function TrackRow({
           <span class={`status ${status}`}>{statusText(state)}</span>
           {status === "READY" && <span class="muted duration">{formatTime(track.duration)}</span>}
           <span class="muted">{track.album ? `Album: ${track.album.title}` : "Single"}</span>
+          {track.visibility !== "public" && (
+            <span class="muted">{track.visibility === "unlisted" ? "Unlisted" : "Private"}</span>
+          )}
           {status === "PROCESSING" && state.processingAttempts > 1 && (
             <span class="muted">
               Attempt {state.processingAttempts} of {MAX_ATTEMPTS}

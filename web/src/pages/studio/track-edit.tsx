@@ -1,10 +1,12 @@
-// A studio row's edit form: the track's title, its album (or none: a single) and its cover.
+// A studio row's edit form: the track's title, its album (or none: a single), its cover, who may
+// reach it (its visibility) and, unlisted, its link.
 import type { OwnTrack } from "@edge-music/client";
 import { useState } from "preact/hooks";
 import { api, type components, unwrap } from "../../api.ts";
 import { Field, Form, read } from "../../ui/form.tsx";
 import { CoverInput, checkImage } from "./cover-input.tsx";
 import { EditPanel } from "./edit-panel.tsx";
+import { ShareLink, type Visibility, VisibilitySelect } from "./share-link.tsx";
 
 type AlbumSummary = components["schemas"]["AlbumSummary"];
 
@@ -32,9 +34,11 @@ export function TrackEdit({
   const save = async (data: FormData) => {
     const title = read(data, `title-${id}`).trim();
     const albumId = read(data, `album-${id}`);
+    const visibility = read(data, `visibility-${id}`) as Visibility;
     const changes = {
       ...(title !== track.title ? { title } : {}),
       ...(albumId !== (track.albumId ?? "") ? { albumId: albumId || null } : {}),
+      ...(visibility !== track.visibility ? { visibility } : {}),
     };
     if (!cover && Object.keys(changes).length === 0) return onClose();
     const path = { params: { path: { id } } };
@@ -44,6 +48,7 @@ export function TrackEdit({
       if (changes.title !== undefined) form.set("title", changes.title);
       // In multipart an empty value makes the track a single.
       if (changes.albumId !== undefined) form.set("albumId", changes.albumId ?? "");
+      if (changes.visibility !== undefined) form.set("visibility", changes.visibility);
       form.set("cover", checkImage(cover));
       saved = unwrap(
         await api("artist").PUT("/api/v1/tracks/{id}", {
@@ -81,6 +86,7 @@ export function TrackEdit({
             ))}
           </select>
         </div>
+        <VisibilitySelect name={`visibility-${id}`} value={track.visibility} />
         <CoverInput
           name={`cover-${id}`}
           label="Cover"
@@ -91,6 +97,7 @@ export function TrackEdit({
       <button type="button" onClick={onClose}>
         Cancel
       </button>
+      {track.visibility === "unlisted" && <ShareLink kind="track" id={id} title={track.title} />}
     </EditPanel>
   );
 }
