@@ -900,7 +900,7 @@ export interface paths {
         };
         /**
          * The caller's saved play queue
-         * @description What the listener was playing, saved by a player (the web player, or a Subsonic app's `savePlayQueue`), so that another device can go on from there. A listener who never saved one gets an empty queue (`changedAt: null`), not 404. Only READY tracks are returned, in the saved order.
+         * @description What the listener was playing, saved by a player (the web player, or a Subsonic app's `savePlayQueue`), so that another device can go on from there. A listener who never saved one gets an empty queue (`changedAt: null`), not 404. Only READY public tracks are returned, in the saved order (a track its artist made unlisted or private since is left out, ADR 0025).
          */
         get: operations["getPlayQueue"];
         /**
@@ -924,7 +924,7 @@ export interface paths {
         };
         /**
          * New releases of the artists the caller follows
-         * @description The followed artists' releases, newest first (ties by id): singles (READY tracks on no album) and albums holding at least one READY track, as `FeedItem`s. Paged by cursor: `limit` 1–50 (default 20), then `cursor` = the answer's `nextCursor` (null on the last page); a cursor this feed did not make is 400. Releases that come out while paging sort before the cursor and are not repeated. With `since` (an ISO timestamp, the listener's last visit) the answer counts the releases after it in `newSince`. Unfollowing an artist takes their releases out at once.
+         * @description The followed artists' releases, newest first (ties by id): singles (READY public tracks on no album) and public albums holding at least one READY public track, as `FeedItem`s. Paged by cursor: `limit` 1–50 (default 20), then `cursor` = the answer's `nextCursor` (null on the last page); a cursor this feed did not make is 400. Releases that come out while paging sort before the cursor and are not repeated. With `since` (an ISO timestamp, the listener's last visit) the answer counts the releases after it in `newSince`. Unfollowing an artist takes their releases out at once, as does making a release unlisted or private (ADR 0025).
          */
         get: operations["getMyFeed"];
         put?: never;
@@ -1259,6 +1259,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tracks/{id}/share-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The link of an own track
+         * @description The track's page URL with its share key, `{url}` (`…/tracks/{id}?key=…`): whoever holds it reads the track at GET /tracks/{id}?key=… while it is unlisted. Owner only: anyone else, whatever the item's visibility, gets 404 as for a missing item (the key never leaves its owner). The link works for an unlisted item (and a public one, where the key is not needed); a private item's link opens nothing until the owner makes the item unlisted or public. The answer is never cached (`Cache-Control: private, no-store`).
+         */
+        get: operations["getTrackShareLink"];
+        put?: never;
+        /**
+         * A new link for an own track
+         * @description Makes a new share key for the track and answers its new link `{url}`. The old link ends at once: its key answers 404 from then on, and stream URLs signed under it (ADR 0026) stop working too. Owner only: anyone else, whatever the item's visibility, gets 404 as for a missing item (the key never leaves its owner). The link works for an unlisted item (and a public one, where the key is not needed); a private item's link opens nothing until the owner makes the item unlisted or public. The answer is never cached (`Cache-Control: private, no-store`).
+         */
+        post: operations["rotateTrackShareLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/albums/{id}/share-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The link of an own album
+         * @description The album's page URL with its share key, `{url}` (`…/albums/{id}?key=…`): whoever holds it reads the album at GET /albums/{id}?key=… while it is unlisted. Owner only: anyone else, whatever the item's visibility, gets 404 as for a missing item (the key never leaves its owner). The link works for an unlisted item (and a public one, where the key is not needed); a private item's link opens nothing until the owner makes the item unlisted or public. The answer is never cached (`Cache-Control: private, no-store`).
+         */
+        get: operations["getAlbumShareLink"];
+        put?: never;
+        /**
+         * A new link for an own album
+         * @description Makes a new share key for the album and answers its new link `{url}`. The old link ends at once: its key answers 404 from then on. Owner only: anyone else, whatever the item's visibility, gets 404 as for a missing item (the key never leaves its owner). The link works for an unlisted item (and a public one, where the key is not needed); a private item's link opens nothing until the owner makes the item unlisted or public. The answer is never cached (`Cache-Control: private, no-store`).
+         */
+        post: operations["rotateAlbumShareLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/playlists/{id}/share-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The link of an own playlist
+         * @description The playlist's page URL with its share key, `{url}` (`…/playlists/{id}?key=…`): whoever holds it reads the playlist at GET /playlists/{id}?key=… while it is unlisted. Owner only: anyone else, whatever the item's visibility, gets 404 as for a missing item (the key never leaves its owner). The link works for an unlisted item (and a public one, where the key is not needed); a private item's link opens nothing until the owner makes the item unlisted or public. The answer is never cached (`Cache-Control: private, no-store`).
+         */
+        get: operations["getPlaylistShareLink"];
+        put?: never;
+        /**
+         * A new link for an own playlist
+         * @description Makes a new share key for the playlist and answers its new link `{url}`. The old link ends at once: its key answers 404 from then on. Owner only: anyone else, whatever the item's visibility, gets 404 as for a missing item (the key never leaves its owner). The link works for an unlisted item (and a public one, where the key is not needed); a private item's link opens nothing until the owner makes the item unlisted or public. The answer is never cached (`Cache-Control: private, no-store`).
+         */
+        post: operations["rotatePlaylistShareLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/playlists": {
         parameters: {
             query?: never;
@@ -1274,7 +1346,7 @@ export interface paths {
         put?: never;
         /**
          * Create a playlist
-         * @description `title`: 1–100 characters after trimming. `description`: at most 1000 characters after trimming, default empty. `isPublic`: a JSON boolean, default false (private). Answers the new, empty playlist.
+         * @description `title`: 1–100 characters after trimming. `description`: at most 1000 characters after trimming, default empty. `isPublic`: a JSON boolean, default false (private). `visibility` (ADR 0025): `public`, `unlisted` (listed nowhere, read with its link: GET /playlists/{id}/share-link) or `private`; `isPublic` is the spec's flag and stays true exactly when `visibility` is `public`: send either (or both, agreeing: else 400). Without either the playlist is private. Answers the new, empty playlist.
          */
         post: operations["createPlaylist"];
         delete?: never;
@@ -1312,12 +1384,12 @@ export interface paths {
         };
         /**
          * A playlist with its tracks
-         * @description The playlist with its full track list in playlist order. Only READY tracks are listed and counted (for the owner too): others cannot be played. A private playlist is shown to its owner only; anyone else (signed out, another user, an artist) gets 404, as for a playlist that does not exist. Sign-in is optional: without an `access_token` cookie the caller is anonymous; a cookie that is present but invalid, expired or of an ended session is 401, so that a client refreshes rather than taking its own playlist for missing. A signed-in user (listener) also gets `viewer: {liked}`, whether they like the playlist, read in the same round trip; anonymous callers and artists get no `viewer`. Only anonymous answers come from or go to the edge cache, so an answer with `viewer` is never shared. **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
+         * @description The playlist with its full track list in playlist order. Only READY tracks are listed and counted (for the owner too): others cannot be played. A private playlist is shown to its owner only; anyone else (signed out, another user, an artist) gets 404, as for a playlist that does not exist. An unlisted one (ADR 0025) is shown to its owner and to whoever sends its share key (`?key=…`, from GET /playlists/{id}/share-link); without it, or with a wrong or rotated key, it is the same 404. Tracks that are not public (unlisted or private, ADR 0025) are left out of every playlist's list and count, whoever reads it. An answer about a playlist that is not public, or to a request with `key`, is never kept by a shared cache (`Cache-Control: private, no-store`). Sign-in is optional: without an `access_token` cookie the caller is anonymous; a cookie that is present but invalid, expired or of an ended session is 401, so that a client refreshes rather than taking its own playlist for missing. A signed-in user (listener) also gets `viewer: {liked}`, whether they like the playlist, read in the same round trip; anonymous callers and artists get no `viewer`. Only anonymous answers come from or go to the edge cache, so an answer with `viewer` is never shared. **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
          */
         get: operations["getPlaylist"];
         /**
          * Update a playlist
-         * @description A partial update: send at least one of `title`, `description`, `isPublic` (same rules as on create); fields left out keep their values. As JSON, or as multipart/form-data with the same text fields (`isPublic` as the text `true`/`false`) plus an optional `cover` image: PNG, JPEG or WebP recognised by its bytes (else 415), at most 5 MB (else 413). A new cover gets a new path and the replaced image is deleted. There is no way to remove a cover without replacing it. Answers the playlist with its full track list. Only the owner may do this: another user gets 403, also for a private playlist (reads hide it behind 404, writes say 403 as the spec's error table does).
+         * @description A partial update: send at least one of `title`, `description`, `isPublic`, `visibility` (same rules as on create); fields left out keep their values. `isPublic: true` makes the playlist public; `isPublic: false` makes a public one private and leaves an unlisted one unlisted; `visibility` sets it exactly (`isPublic` follows). As JSON, or as multipart/form-data with the same text fields (`isPublic` as the text `true`/`false`) plus an optional `cover` image: PNG, JPEG or WebP recognised by its bytes (else 415), at most 5 MB (else 413). A new cover gets a new path and the replaced image is deleted. There is no way to remove a cover without replacing it. Answers the playlist with its full track list. Only the owner may do this: another user gets 403, also for a private playlist (reads hide it behind 404, writes say 403 as the spec's error table does).
          */
         put: operations["updatePlaylist"];
         post?: never;
@@ -1430,7 +1502,7 @@ export interface paths {
         put?: never;
         /**
          * Record a listen
-         * @description Records that the caller listened to the track now (the server's clock; no body). Call it at the start or end of playback: every call is one more entry. Only READY tracks can be listened to: an unknown track, or one still PROCESSING or FAILED, is a 404. The id is a UUIDv7, so ids sort by time.
+         * @description Records that the caller listened to the track now (the server's clock; no body). Call it at the start or end of playback: every call is one more entry. Only READY public tracks are recorded: an unknown track, one still PROCESSING or FAILED, or an unlisted or private one (ADR 0025; its id alone must not confirm that it exists) is a 404. The id is a UUIDv7, so ids sort by time.
          */
         post: operations["recordListen"];
         /**
@@ -1568,7 +1640,7 @@ export interface paths {
         };
         /**
          * HLS master playlist
-         * @description The qualities of the track (AAC, fMP4, 4-second segments), with measured BANDWIDTH and AVERAGE-BANDWIDTH. No sign-in needed: the catalogue is public, like its tracks. Only READY tracks stream (but see **Owner**); an unknown track answers 404 `NOT_FOUND`, an unfinished one 404 `TRACK_NOT_READY`, a bitrate that was not produced 404. CORS allows any origin (STREAM_ALLOWED_ORIGINS narrows it), exposing Content-Length, Content-Range and Accept-Ranges. **Owner:** the artist who uploaded a track, signed in (the access cookie), gets its files in any state (PROCESSING, FAILED) as if it were READY: what the conversion has written so far, 404 `NOT_FOUND` for a file not written (yet). Such an answer is for the owner alone: `Cache-Control: private, no-store` and `x-edge-cache: bypass`, never kept by the edge or a browser. A READY track is answered alike to everyone, its owner included (the edge cache may answer before the cookie is read). Anyone else, signed in or not, gets 404 `TRACK_NOT_READY` for an unfinished track. A cookie that is present but invalid, expired or of an ended session answers 401 (refresh, then retry). **Edge cache:** answers to every caller may come from the edge cache and are at most 120 s old, fresh for 60 s, then served stale for up to 60 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
+         * @description The qualities of the track (AAC, fMP4, 4-second segments), with measured BANDWIDTH and AVERAGE-BANDWIDTH. No sign-in needed: the catalogue is public, like its tracks. Only READY tracks stream (but see **Owner**); an unknown track answers 404 `NOT_FOUND`, an unfinished one 404 `TRACK_NOT_READY`, a bitrate that was not produced 404. CORS allows any origin (STREAM_ALLOWED_ORIGINS narrows it), exposing Content-Length, Content-Range and Accept-Ranges. **Visibility:** an unlisted or private track (ADR 0025) streams only to its owner (the access cookie) or through a signed, expiring URL (`?exp=…&sig=…`, ADR 0026) that GET /tracks/{id} gives with the track's key, in `stream`; a playlist fetched so names its files with the same signature, so an HLS player follows it unchanged. Without a valid signature (none, expired, altered, or made before the owner rotated the track's link) such a track answers 404 `NOT_FOUND`, as a missing one. A signed answer is never kept by the edge or a shared cache (`Cache-Control: private, no-store`, `x-edge-cache: bypass`), and the edge never answers an unsigned request with it. **Owner:** the artist who uploaded a track, signed in (the access cookie), gets its files in any state (PROCESSING, FAILED) as if it were READY: what the conversion has written so far, 404 `NOT_FOUND` for a file not written (yet). Such an answer is for the owner alone: `Cache-Control: private, no-store` and `x-edge-cache: bypass`, never kept by the edge or a browser. A READY track is answered alike to everyone, its owner included (the edge cache may answer before the cookie is read). Anyone else, signed in or not, gets 404 `TRACK_NOT_READY` for an unfinished track. A cookie that is present but invalid, expired or of an ended session answers 401 (refresh, then retry). **Edge cache:** answers to every caller may come from the edge cache and are at most 120 s old, fresh for 60 s, then served stale for up to 60 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
          */
         get: operations["streamHlsMaster"];
         put?: never;
@@ -1588,7 +1660,7 @@ export interface paths {
         };
         /**
          * HLS media playlist, init segment or media segment of one quality
-         * @description `index.m3u8` (the quality's playlist, cached 60 s), `init_0.mp4` (its initialisation segment) or `segment_<5-digit index>.m4s` (4 s of AAC). Segments and init segments never change: cached for a year (`immutable`); `Range` answers 206. No sign-in needed: the catalogue is public, like its tracks. Only READY tracks stream (but see **Owner**); an unknown track answers 404 `NOT_FOUND`, an unfinished one 404 `TRACK_NOT_READY`, a bitrate that was not produced 404. CORS allows any origin (STREAM_ALLOWED_ORIGINS narrows it), exposing Content-Length, Content-Range and Accept-Ranges. **Owner:** the artist who uploaded a track, signed in (the access cookie), gets its files in any state (PROCESSING, FAILED) as if it were READY: what the conversion has written so far, 404 `NOT_FOUND` for a file not written (yet). Such an answer is for the owner alone: `Cache-Control: private, no-store` and `x-edge-cache: bypass`, never kept by the edge or a browser. A READY track is answered alike to everyone, its owner included (the edge cache may answer before the cookie is read). Anyone else, signed in or not, gets 404 `TRACK_NOT_READY` for an unfinished track. A cookie that is present but invalid, expired or of an ended session answers 401 (refresh, then retry). **Edge cache:** answers to every caller may come from the edge cache and are at most 120 s old, fresh for 60 s, then served stale for up to 60 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass). Segments: **Edge cache:** answers to every caller may come from the edge cache and are at most 86400 s old (`x-edge-cache`: hit, stale, miss or bypass).
+         * @description `index.m3u8` (the quality's playlist, cached 60 s), `init_0.mp4` (its initialisation segment) or `segment_<5-digit index>.m4s` (4 s of AAC). Segments and init segments never change: cached for a year (`immutable`); `Range` answers 206. No sign-in needed: the catalogue is public, like its tracks. Only READY tracks stream (but see **Owner**); an unknown track answers 404 `NOT_FOUND`, an unfinished one 404 `TRACK_NOT_READY`, a bitrate that was not produced 404. CORS allows any origin (STREAM_ALLOWED_ORIGINS narrows it), exposing Content-Length, Content-Range and Accept-Ranges. **Visibility:** an unlisted or private track (ADR 0025) streams only to its owner (the access cookie) or through a signed, expiring URL (`?exp=…&sig=…`, ADR 0026) that GET /tracks/{id} gives with the track's key, in `stream`; a playlist fetched so names its files with the same signature, so an HLS player follows it unchanged. Without a valid signature (none, expired, altered, or made before the owner rotated the track's link) such a track answers 404 `NOT_FOUND`, as a missing one. A signed answer is never kept by the edge or a shared cache (`Cache-Control: private, no-store`, `x-edge-cache: bypass`), and the edge never answers an unsigned request with it. **Owner:** the artist who uploaded a track, signed in (the access cookie), gets its files in any state (PROCESSING, FAILED) as if it were READY: what the conversion has written so far, 404 `NOT_FOUND` for a file not written (yet). Such an answer is for the owner alone: `Cache-Control: private, no-store` and `x-edge-cache: bypass`, never kept by the edge or a browser. A READY track is answered alike to everyone, its owner included (the edge cache may answer before the cookie is read). Anyone else, signed in or not, gets 404 `TRACK_NOT_READY` for an unfinished track. A cookie that is present but invalid, expired or of an ended session answers 401 (refresh, then retry). **Edge cache:** answers to every caller may come from the edge cache and are at most 120 s old, fresh for 60 s, then served stale for up to 60 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass). Segments: **Edge cache:** answers to every caller may come from the edge cache and are at most 86400 s old (`x-edge-cache`: hit, stale, miss or bypass).
          */
         get: operations["streamHlsFile"];
         put?: never;
@@ -1608,7 +1680,7 @@ export interface paths {
         };
         /**
          * Progressive Opus fallback
-         * @description `<bitrate>.opus` (also `<bitrate>k.opus`): the whole track in Ogg Opus, for clients without HLS. Supports `Range` (206, or 416 outside the file). No sign-in needed: the catalogue is public, like its tracks. Only READY tracks stream (but see **Owner**); an unknown track answers 404 `NOT_FOUND`, an unfinished one 404 `TRACK_NOT_READY`, a bitrate that was not produced 404. CORS allows any origin (STREAM_ALLOWED_ORIGINS narrows it), exposing Content-Length, Content-Range and Accept-Ranges. **Owner:** the artist who uploaded a track, signed in (the access cookie), gets its files in any state (PROCESSING, FAILED) as if it were READY: what the conversion has written so far, 404 `NOT_FOUND` for a file not written (yet). Such an answer is for the owner alone: `Cache-Control: private, no-store` and `x-edge-cache: bypass`, never kept by the edge or a browser. A READY track is answered alike to everyone, its owner included (the edge cache may answer before the cookie is read). Anyone else, signed in or not, gets 404 `TRACK_NOT_READY` for an unfinished track. A cookie that is present but invalid, expired or of an ended session answers 401 (refresh, then retry). **Edge cache:** not kept at the edge (`x-edge-cache: bypass`); browsers may keep it (`public, max-age=31536000, immutable`).
+         * @description `<bitrate>.opus` (also `<bitrate>k.opus`): the whole track in Ogg Opus, for clients without HLS. Supports `Range` (206, or 416 outside the file). No sign-in needed: the catalogue is public, like its tracks. Only READY tracks stream (but see **Owner**); an unknown track answers 404 `NOT_FOUND`, an unfinished one 404 `TRACK_NOT_READY`, a bitrate that was not produced 404. CORS allows any origin (STREAM_ALLOWED_ORIGINS narrows it), exposing Content-Length, Content-Range and Accept-Ranges. **Visibility:** an unlisted or private track (ADR 0025) streams only to its owner (the access cookie) or through a signed, expiring URL (`?exp=…&sig=…`, ADR 0026) that GET /tracks/{id} gives with the track's key, in `stream`; a playlist fetched so names its files with the same signature, so an HLS player follows it unchanged. Without a valid signature (none, expired, altered, or made before the owner rotated the track's link) such a track answers 404 `NOT_FOUND`, as a missing one. A signed answer is never kept by the edge or a shared cache (`Cache-Control: private, no-store`, `x-edge-cache: bypass`), and the edge never answers an unsigned request with it. **Owner:** the artist who uploaded a track, signed in (the access cookie), gets its files in any state (PROCESSING, FAILED) as if it were READY: what the conversion has written so far, 404 `NOT_FOUND` for a file not written (yet). Such an answer is for the owner alone: `Cache-Control: private, no-store` and `x-edge-cache: bypass`, never kept by the edge or a browser. A READY track is answered alike to everyone, its owner included (the edge cache may answer before the cookie is read). Anyone else, signed in or not, gets 404 `TRACK_NOT_READY` for an unfinished track. A cookie that is present but invalid, expired or of an ended session answers 401 (refresh, then retry). **Edge cache:** not kept at the edge (`x-edge-cache: bypass`); browsers may keep it (`public, max-age=31536000, immutable`).
          */
         get: operations["streamOpus"];
         put?: never;
@@ -1628,7 +1700,7 @@ export interface paths {
         };
         /**
          * Waveform of a track (peaks for drawing a seek bar)
-         * @description The track's peaks, computed once by the conversion, as JSON (`Waveform`). No sign-in needed for a READY track; an unknown track answers 404 `NOT_FOUND`, an unfinished one 404 `TRACK_NOT_READY`, and a track converted before waveforms were made 404 `NOT_FOUND` (it has none). It never changes: browsers may keep it (`immutable`, a year); `ETag` and `If-None-Match` (304) as for media. A `Range` header is ignored (the whole document, 200). **Owner:** the artist who uploaded a track, signed in (the access cookie), gets its files in any state (PROCESSING, FAILED) as if it were READY: what the conversion has written so far, 404 `NOT_FOUND` for a file not written (yet). Such an answer is for the owner alone: `Cache-Control: private, no-store` and `x-edge-cache: bypass`, never kept by the edge or a browser. A READY track is answered alike to everyone, its owner included (the edge cache may answer before the cookie is read). Anyone else, signed in or not, gets 404 `TRACK_NOT_READY` for an unfinished track. A cookie that is present but invalid, expired or of an ended session answers 401 (refresh, then retry). **Edge cache:** answers to every caller may come from the edge cache and are at most 86400 s old (`x-edge-cache`: hit, stale, miss or bypass).
+         * @description The track's peaks, computed once by the conversion, as JSON (`Waveform`). No sign-in needed for a READY track; an unknown track answers 404 `NOT_FOUND`, an unfinished one 404 `TRACK_NOT_READY`, and a track converted before waveforms were made 404 `NOT_FOUND` (it has none). It never changes: browsers may keep it (`immutable`, a year); `ETag` and `If-None-Match` (304) as for media. A `Range` header is ignored (the whole document, 200). **Visibility:** an unlisted or private track (ADR 0025) streams only to its owner (the access cookie) or through a signed, expiring URL (`?exp=…&sig=…`, ADR 0026) that GET /tracks/{id} gives with the track's key, in `stream`; a playlist fetched so names its files with the same signature, so an HLS player follows it unchanged. Without a valid signature (none, expired, altered, or made before the owner rotated the track's link) such a track answers 404 `NOT_FOUND`, as a missing one. A signed answer is never kept by the edge or a shared cache (`Cache-Control: private, no-store`, `x-edge-cache: bypass`), and the edge never answers an unsigned request with it. **Owner:** the artist who uploaded a track, signed in (the access cookie), gets its files in any state (PROCESSING, FAILED) as if it were READY: what the conversion has written so far, 404 `NOT_FOUND` for a file not written (yet). Such an answer is for the owner alone: `Cache-Control: private, no-store` and `x-edge-cache: bypass`, never kept by the edge or a browser. A READY track is answered alike to everyone, its owner included (the edge cache may answer before the cookie is read). Anyone else, signed in or not, gets 404 `TRACK_NOT_READY` for an unfinished track. A cookie that is present but invalid, expired or of an ended session answers 401 (refresh, then retry). **Edge cache:** answers to every caller may come from the edge cache and are at most 86400 s old (`x-edge-cache`: hit, stale, miss or bypass).
          */
         get: operations["getTrackWaveform"];
         put?: never;
@@ -1648,7 +1720,7 @@ export interface paths {
         };
         /**
          * List tracks
-         * @description READY tracks only (a track still converting or failed is listed nowhere, not even for its owner: the owner reads it with GET /tracks/{id}). Newest first (ties by id), paginated with `page` and `limit`; the answer is a plain array, and a page shorter than `limit` is the last. Optional filters `artistId` and `albumId` must be UUIDs (else 400); an unknown id simply matches nothing (an empty page, not 404). Public: no sign-in needed. **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
+         * @description READY public tracks only (a track still converting or failed, or unlisted or private, is listed nowhere, not even for its owner: the owner reads it with GET /tracks/{id} or GET /artists/me/tracks). Newest first (ties by id), paginated with `page` and `limit`; the answer is a plain array, and a page shorter than `limit` is the last. Optional filters `artistId` and `albumId` must be UUIDs (else 400); an unknown id simply matches nothing (an empty page, not 404). Public: no sign-in needed. **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
          */
         get: operations["listTracks"];
         put?: never;
@@ -1726,7 +1798,7 @@ export interface paths {
         };
         /**
          * Tracks the caller likes
-         * @description A plain array of `LikedTrack` (a `Track` with `likedAt`), most recent like first (ties by track id, descending). Query: `page` (default 1) and `limit` (1–100, default 20); pages past the end are empty. Only READY tracks are listed: a liked track that is being converted again is left out meanwhile (the like is kept).
+         * @description A plain array of `LikedTrack` (a `Track` with `likedAt`), most recent like first (ties by track id, descending). Query: `page` (default 1) and `limit` (1–100, default 20); pages past the end are empty. Only READY public tracks are listed: a liked track that is being converted again, or that its artist made unlisted or private (ADR 0025), is left out meanwhile (the like is kept).
          */
         get: operations["listLikedTracks"];
         put?: never;
@@ -1768,12 +1840,12 @@ export interface paths {
         put?: never;
         /**
          * Like a track
-         * @description A listener's like of a track (a star on a song for Subsonic apps). Idempotent. Answers `{liked, _count: {likes}}`: the caller's like state and the track's like count after the change. Only READY tracks can be liked or unliked; any other id (converting, failed, deleted, unknown) is 404. Liking a track already liked changes nothing.
+         * @description A listener's like of a track (a star on a song for Subsonic apps). Idempotent. Answers `{liked, _count: {likes}}`: the caller's like state and the track's like count after the change. Only READY public tracks can be liked or unliked; any other id (converting, failed, unlisted, private, deleted, unknown) is 404. Liking a track already liked changes nothing.
          */
         post: operations["likeTrack"];
         /**
          * Remove a track like
-         * @description A listener's like of a track (a star on a song for Subsonic apps). Idempotent. Answers `{liked, _count: {likes}}`: the caller's like state and the track's like count after the change. Only READY tracks can be liked or unliked; any other id (converting, failed, deleted, unknown) is 404. Removing a like that is not there changes nothing.
+         * @description A listener's like of a track (a star on a song for Subsonic apps). Idempotent. Answers `{liked, _count: {likes}}`: the caller's like state and the track's like count after the change. Only READY public tracks can be liked or unliked; any other id (converting, failed, unlisted, private, deleted, unknown) is 404. Removing a like that is not there changes nothing.
          */
         delete: operations["unlikeTrack"];
         options?: never;
@@ -1790,7 +1862,7 @@ export interface paths {
         };
         /**
          * More like this: what this track's listeners also played
-         * @description Public, the same for everyone. The listeners of the track's latest 2,000 listens (signed-in listening history); every other READY track they played, scored by `coListeners`: how many of them played it (a listener counts once, however often they played it, so one person replaying a track moves it no more than any other listener). Highest score first, then newest, then id; at most `limit` (1–50, default 10). Empty while nobody who played the track played another. 404 for a track that is not READY or does not exist. As fresh as the edge cache allows (about a minute). **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
+         * @description Public, the same for everyone. The listeners of the track's latest 2,000 listens (signed-in listening history); every other READY public track they played, scored by `coListeners`: how many of them played it (a listener counts once, however often they played it, so one person replaying a track moves it no more than any other listener). Highest score first, then newest, then id; at most `limit` (1–50, default 10). Empty while nobody who played the track played another. 404 for a track that is not READY, not public (unlisted or private: its listeners are not shown, ADR 0025) or does not exist. As fresh as the edge cache allows (about a minute). **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
          */
         get: operations["listRelatedTracks"];
         put?: never;
@@ -1810,12 +1882,12 @@ export interface paths {
         };
         /**
          * A track by id
-         * @description Public. A READY track is shown to everyone as `Track`. A track that is PROCESSING or FAILED is shown only to its owning artist and answers 404 to anyone else. When the caller is signed in as the owning artist, the answer is `OwnTrack` (the public fields plus `processingStatus`, `processingError`, `processingAttempts`, `processingStartedAt`, `processingFinishedAt`) whatever the state. Without an access cookie the caller is anonymous; a cookie that is present but invalid or expired answers 401 (refresh, then retry). The answer varies by the cookie (`Vary: Cookie`). **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
+         * @description Public. A READY public track is shown to everyone as `Track`. A track that is PROCESSING or FAILED, or private, is shown only to its owning artist and answers 404 to anyone else. An unlisted READY track is shown to whoever sends its share key (`?key=…`, from GET /tracks/{id}/share-link) as `SharedTrack`: the public fields, `visibility` and `stream`, signed URLs of its files valid for some hours (ADR 0026); without the key, or with a wrong or rotated one, it answers 404 as a missing track. Answers about a track that is not public are never kept by a shared cache (`Cache-Control: private, no-store`), nor is any answer to a request with `key`. When the caller is signed in as the owning artist, the answer is `OwnTrack` (the public fields plus `visibility`, `processingStatus`, `processingError`, `processingAttempts`, `processingStartedAt`, `processingFinishedAt`) whatever the state. Without an access cookie the caller is anonymous; a cookie that is present but invalid or expired answers 401 (refresh, then retry). The answer varies by the cookie (`Vary: Cookie`). **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
          */
         get: operations["getTrack"];
         /**
          * Update an own track
-         * @description Owner only, in any processing state. JSON `{title?, albumId?}`, or multipart/form-data with the same text fields plus an optional `cover` image (PNG, JPEG or WebP recognised by its bytes, else 415; at most 5 MB, else 413). At least one field (else 400). `title`: trimmed, 1–200 characters. `albumId`: one of the caller's own albums, or null (in multipart: an empty value) to make the track a single; an album that does not exist or belongs to another artist answers 404 alike. A new cover gets a new `/static/covers/…` path and the replaced cover is deleted. Another artist's track: 403. Answers the updated `OwnTrack`.
+         * @description Owner only, in any processing state. JSON `{title?, albumId?, visibility?}`, or multipart/form-data with the same text fields plus an optional `cover` image (PNG, JPEG or WebP recognised by its bytes, else 415; at most 5 MB, else 413). At least one field (else 400). `title`: trimmed, 1–200 characters. `albumId`: one of the caller's own albums, or null (in multipart: an empty value) to make the track a single; an album that does not exist or belongs to another artist answers 404 alike. A new cover gets a new `/static/covers/…` path and the replaced cover is deleted. `visibility`: `public`, `unlisted` or `private` (else 400; ADR 0025): an unlisted or private track leaves every list, search, feed, playlist and related list at once for signed-in callers and within the edge cache's bound (about a minute) for anonymous ones; its files stream only to the owner or through signed URLs (ADR 0026). Its share key is kept: making it unlisted again reopens the same link unless the owner rotated it (POST /tracks/{id}/share-link). Another artist's track: 403. Answers the updated `OwnTrack`.
          */
         put: operations["updateTrack"];
         post?: never;
@@ -1846,7 +1918,7 @@ export interface paths {
          *     - `limit`: results per type, 1–50, default 10 (the spec leaves the maximum open; 50 is ours). Anything else is a 400. Unknown parameters are ignored.
          *
          *     **What matches**
-         *     - Tracks, albums and playlists by title; artists by username. Only READY tracks and public playlists; every artist and album.
+         *     - Tracks, albums and playlists by title; artists by username. Only READY public tracks, public albums and public playlists (unlisted and private items are never found, whoever searches: ADR 0025); every artist.
          *     - A row matches when any of these holds, all blind to case and diacritics (`beyonce` finds “Beyoncé”, `dvorak` “Dvořák”):
          *       - English full text, with stemming (`loving` finds “Love”) and English stop words ignored;
          *       - substring anywhere (`ove` finds “Love”; scripts without spaces: `東京` finds “東京フラッシュ”);
@@ -2679,6 +2751,7 @@ export interface components {
         };
         /** @description A track as its owning artist sees it: the public fields plus the conversion state. Never the uploaded source's storage key. */
         OwnTrack: components["schemas"]["Track"] & {
+            visibility: components["schemas"]["Visibility"];
             processingStatus: components["schemas"]["ProcessingStatus"];
             /** @description What went wrong in the last failed conversion attempt; null otherwise. */
             processingError: string | null;
@@ -2703,10 +2776,24 @@ export interface components {
             processingProgress: number;
         };
         /**
+         * @description `public`: listed everywhere (catalogue, artist pages, search, feeds, related tracks, playlists). `unlisted`: listed nowhere; read only by the owner or with its link (`?key=…`, GET …/share-link). `private`: the owner alone. An item that is not public answers 404 to anyone else, as a missing one does.
+         * @example public
+         * @enum {string}
+         */
+        Visibility: "public" | "unlisted" | "private";
+        /**
          * @description PROCESSING: the conversion job is queued or running. READY: streaming is available. FAILED: all 5 attempts failed.
          * @enum {string}
          */
         ProcessingStatus: "PROCESSING" | "READY" | "FAILED";
+        ShareLink: {
+            /**
+             * Format: uri
+             * @description The item's page in the web player with its share key (`?key=…`): whoever holds it reads the item while it is unlisted (or public), until the owner rotates the key.
+             * @example https://music.example.com/tracks/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192?key=3f1c0e9a7b2d4c6e8f0a1b2c3d4e5f60
+             */
+            url: string;
+        };
         PlaylistSummary: {
             /**
              * Format: uuid
@@ -2717,7 +2804,9 @@ export interface components {
             description: string;
             /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
             cover: string | null;
+            /** @description The spec's flag: true exactly when `visibility` is `public`. */
             isPublic: boolean;
+            visibility: components["schemas"]["Visibility"];
             /**
              * Format: uuid
              * @description The owner.
@@ -2762,6 +2851,7 @@ export interface components {
             /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
             cover: string | null;
             isPublic: boolean;
+            visibility: components["schemas"]["Visibility"];
             /**
              * Format: date-time
              * @example 2026-11-23T10:15:30.000Z
@@ -2841,7 +2931,9 @@ export interface components {
             description: string;
             /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
             cover: string | null;
+            /** @description The spec's flag: true exactly when `visibility` is `public`. */
             isPublic: boolean;
+            visibility: components["schemas"]["Visibility"];
             /**
              * Format: uuid
              * @description The owner.
@@ -2885,8 +2977,9 @@ export interface components {
              * @example Slow synths for empty roads.
              */
             description: string;
-            /** @default false */
-            isPublic: boolean;
+            /** @description Default false (private). The same as `visibility: public` (true) or not public. */
+            isPublic?: boolean;
+            visibility?: components["schemas"]["Visibility"];
         };
         /** @description At least one field. */
         UpdatePlaylistRequest: {
@@ -2895,6 +2988,7 @@ export interface components {
             /** @example Slow synths for empty roads. */
             description?: string;
             isPublic?: boolean;
+            visibility?: components["schemas"]["Visibility"];
         };
         /** @description At least one field. `isPublic` is the text `true` or `false`; `cover` is a PNG, JPEG or WebP image of at most 5 MB. */
         UpdatePlaylistForm: {
@@ -2904,6 +2998,7 @@ export interface components {
             description?: string;
             /** @enum {string} */
             isPublic?: "true" | "false";
+            visibility?: components["schemas"]["Visibility"];
             /** Format: binary */
             cover?: string;
         };
@@ -2933,7 +3028,9 @@ export interface components {
             description: string;
             /** @example /static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.webp */
             cover: string | null;
+            /** @description The spec's flag: true exactly when `visibility` is `public`. */
             isPublic: boolean;
+            visibility: components["schemas"]["Visibility"];
             /**
              * Format: uuid
              * @description The owner.
@@ -3187,6 +3284,30 @@ export interface components {
             coListeners: number;
         };
         TrackPage: components["schemas"]["Track"][];
+        /** @description An unlisted track as the holder of its key sees it (GET /tracks/{id}?key=…): the public fields, its visibility, and signed URLs to stream it. */
+        SharedTrack: components["schemas"]["Track"] & {
+            visibility: components["schemas"]["Visibility"];
+            stream: components["schemas"]["SignedStream"];
+        };
+        /** @description Signed, expiring URLs of a track that is not public (ADR 0026), bound to its share key: rotating the key ends them. */
+        SignedStream: {
+            /**
+             * @description The HLS master playlist's path with the signature; its playlists name their files with it.
+             * @example /api/v1/tracks/stream/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192/hls/master.m3u8?exp=1795000000&sig=q0Vb4nX2y8mO1cJ6rT9wZ3kL5hF7dS0aE2gU4iP6oY8
+             */
+            master: string;
+            /**
+             * @description The signature as a query string, for the track's other files (`/hls/{bitrate}/{file}`, `/audio/{bitrate}.opus`, `/waveform`).
+             * @example exp=1795000000&sig=q0Vb4nX2y8mO1cJ6rT9wZ3kL5hF7dS0aE2gU4iP6oY8
+             */
+            query: string;
+            /**
+             * Format: date-time
+             * @description When the signed URLs stop working (read the track again for new ones).
+             * @example 2026-11-23T10:15:30.000Z
+             */
+            expiresAt: string;
+        };
         TrackUpdate: {
             /** @example Neon Rain */
             title?: string;
@@ -3196,12 +3317,14 @@ export interface components {
              * @example 0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192
              */
             albumId?: string | null;
+            visibility?: components["schemas"]["Visibility"];
         };
         TrackUpdateForm: {
             /** @example Neon Rain */
             title?: string;
             /** @description One of the caller's own albums; an empty value makes the track a single. */
             albumId?: string;
+            visibility?: components["schemas"]["Visibility"];
             /**
              * Format: binary
              * @description PNG, JPEG or WebP (recognised by its bytes), at most 5 MB.
@@ -9712,6 +9835,549 @@ export interface operations {
             };
         };
     };
+    getTrackShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareLink"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateTrackShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new link. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareLink"];
+                };
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAlbumShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareLink"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateAlbumShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new link. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareLink"];
+                };
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPlaylistShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareLink"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotatePlaylistShareLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new link. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareLink"];
+                };
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than the limit. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listPublicPlaylists: {
         parameters: {
             query?: {
@@ -9952,7 +10618,10 @@ export interface operations {
     };
     getPlaylist: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The share key of an unlisted item's link (GET …/share-link). With the current key the item is answered to anyone; a wrong or rotated key is the same 404 as no key. Ignored for a public item. An answer to a request with `key` is never kept by the edge cache or a shared cache (`Cache-Control: private, no-store`, `x-edge-cache: bypass`). */
+                key?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -11761,7 +12430,12 @@ export interface operations {
     };
     streamHlsMaster: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Signed URLs only: when the signature ends (Unix seconds). */
+                exp?: string;
+                /** @description Signed URLs only: the signature of the track's files until `exp`, as GET /tracks/{id}?key=… (or the owner's read) gives it in `stream`. */
+                sig?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -11870,7 +12544,12 @@ export interface operations {
     };
     streamHlsFile: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Signed URLs only: when the signature ends (Unix seconds). */
+                exp?: string;
+                /** @description Signed URLs only: the signature of the track's files until `exp`, as GET /tracks/{id}?key=… (or the owner's read) gives it in `stream`. */
+                sig?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -11984,7 +12663,12 @@ export interface operations {
     };
     streamOpus: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Signed URLs only: when the signature ends (Unix seconds). */
+                exp?: string;
+                /** @description Signed URLs only: the signature of the track's files until `exp`, as GET /tracks/{id}?key=… (or the owner's read) gives it in `stream`. */
+                sig?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -12094,7 +12778,12 @@ export interface operations {
     };
     getTrackWaveform: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Signed URLs only: when the signature ends (Unix seconds). */
+                exp?: string;
+                /** @description Signed URLs only: the signature of the track's files until `exp`, as GET /tracks/{id}?key=… (or the owner's read) gives it in `stream`. */
+                sig?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -12953,7 +13642,10 @@ export interface operations {
     };
     getTrack: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The share key of an unlisted item's link (GET …/share-link). With the current key the item is answered to anyone; a wrong or rotated key is the same 404 as no key. Ignored for a public item. An answer to a request with `key` is never kept by the edge cache or a shared cache (`Cache-Control: private, no-store`, `x-edge-cache: bypass`). */
+                key?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -12972,7 +13664,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OwnTrack"] | components["schemas"]["Track"];
+                    "application/json": components["schemas"]["OwnTrack"] | components["schemas"]["SharedTrack"] | components["schemas"]["Track"];
                 };
             };
             /** @description Not modified: `If-None-Match` named the current ETag. No body. */

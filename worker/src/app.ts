@@ -17,6 +17,7 @@ import { playlistRoutes } from "./features/playlists/index.ts";
 import { pageRoutes, secureHeadersByPath } from "./features/previews/pages.ts";
 import { oembedRoutes } from "./features/previews/routes.ts";
 import { searchRoutes } from "./features/search/routes.ts";
+import { sharingRoutes } from "./features/sharing/routes.ts";
 import { staticRoutes } from "./features/static/routes.ts";
 import { subsonicRoutes } from "./features/subsonic/routes.ts";
 import { uploadRoutes } from "./features/tracks/direct-upload/routes.ts";
@@ -65,6 +66,8 @@ export function createApp() {
   app.route(`${API_PREFIX}/artists`, appPasswordRoutes(ACCOUNT_KINDS.artist));
   app.route(`${API_PREFIX}/artists`, artistAccountRoutes);
   app.route(`${API_PREFIX}/artists`, artistRoutes);
+  // /{tracks,albums,playlists}/{id}/share-link, for the three kinds of item at once.
+  app.route(API_PREFIX, sharingRoutes);
   app.route(`${API_PREFIX}/playlists`, playlistRoutes);
   app.route(`${API_PREFIX}/history`, historyRoutes);
   app.route(`${API_PREFIX}/plays`, playRoutes);

@@ -395,6 +395,28 @@ const onOwn =
     };
   };
 
+/** GET and POST /{tracks,albums,playlists}/{id}/share-link: one statement each, owner-scoped. */
+function shareLinkBudgets(): Record<string, Budget> {
+  const budgets: Record<string, Budget> = {};
+  for (const what of ["tracks", "albums", "playlists"] as const) {
+    for (const method of ["GET", "POST"]) {
+      budgets[`${method} /api/v1/${what}/{id}/share-link`] = {
+        trips: 1,
+        prepare: async () => {
+          if (what === "playlists") {
+            const owner = await registerAccount("user");
+            const path = `/api/v1/playlists/${await playlistOf(owner)}/share-link`;
+            return { client: owner.client, method, path };
+          }
+          const call = await onOwn(what, method)();
+          return { ...call, path: `${call.path}/share-link` };
+        },
+      };
+    }
+  }
+  return budgets;
+}
+
 function artistRelation(what: "follow" | "like"): Record<string, Budget> {
   return {
     [`POST /api/v1/artists/{id}/${what}`]: {
@@ -799,6 +821,7 @@ const BUDGETS: Record<string, Budget> = {
     prepare: async () => get(`/api/v1/tracks/${await readyTrackId()}`),
   },
   "PUT /api/v1/tracks/{id}": { trips: 1, prepare: onOwn("tracks", "PUT", { title: "New" }) },
+  ...shareLinkBudgets(),
   "DELETE /api/v1/tracks/{id}": { trips: 1, prepare: onOwn("tracks", "DELETE") },
   "POST /api/v1/uploads": {
     trips: 2,
@@ -920,6 +943,19 @@ describe("database round trips of every operation", () => {
 });
 
 describe("database round trips of the common case of a costly operation", () => {
+  it("an unlisted track read with its key, then streamed with its signature: one each (ADR 0025, 0026)", async () => {
+    const artist = await registerAccount("artist");
+    const { id, shareKey } = await insertTrack(artist.id, { visibility: "unlisted" });
+    const path = `/api/v1/tracks/${id}?key=${shareKey}`;
+    expect(await measure(get(path))).toEqual({ status: 200, trips: 1 });
+    const { stream } = (await (await new Client().get(path)).json()) as {
+      stream: { query: string };
+    };
+    // No media stored for this track: the file is a 404, after the same one statement.
+    const segment = `/api/v1/tracks/stream/${id}/hls/128/segment_00000.m4s?${stream.query}`;
+    expect(await measure(get(segment))).toEqual({ status: 404, trips: 1 });
+  });
+
   it("a returning OAuth sign-in: the same one batch (the link found, the session opened)", async () => {
     const identity = { sub: crypto.randomUUID(), email: uniqueEmail() };
     const first = new Client();
