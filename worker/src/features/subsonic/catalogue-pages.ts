@@ -1,5 +1,6 @@
 import { albums, artists, type HttpDatabase, qualified, tracks } from "@edge-music/db";
-import { and, asc, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, isNull, type SQL, sql } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
 import {
   albumIdOf,
   artistName,
@@ -50,18 +51,34 @@ export function rememberSeek(kind: Kind, offset: number, after: string, now: Dat
   if (seeks.size > SEEKS_MAX) seeks.delete(seeks.keys().next().value as string);
 }
 
-/** Whether a page is read by a seek (`after`), from the start, or with OFFSET. */
-const skipOf = (page: Page, after: string | null) => (after === null ? page.offset : 0);
+/**
+ * Where a page starts: after a remembered id (a seek), at the start, or (a miss) at the id that
+ * OFFSET finds in a subquery of the bare rows, so that the rows skipped cost their filter only,
+ * never the page's columns (joins and subqueries per row). The subquery reads the same table
+ * under the same name: `listed` binds to it, the closest scope.
+ */
+function startOf(db: HttpDatabase, key: PgColumn, listed: SQL, page: Page, after: string | null) {
+  if (after !== null) return gt(key, after);
+  if (page.offset === 0) return undefined;
+  const table = key.table;
+  const start = db
+    .select({ id: key })
+    .from(table)
+    .where(listed)
+    .orderBy(asc(key))
+    .offset(page.offset)
+    .limit(1);
+  return gte(key, start);
+}
 
 export function catalogueSongs(db: HttpDatabase, page: Page, after: string | null) {
   return db
     .select(SONG_COLUMNS)
     .from(tracks)
     .innerJoin(artists, eq(artists.id, tracks.artistId))
-    .where(and(ready, after === null ? undefined : gt(tracks.id, after)))
+    .where(and(ready, startOf(db, tracks.id, ready, page, after)))
     .orderBy(asc(tracks.id))
-    .limit(page.count)
-    .offset(skipOf(page, after));
+    .limit(page.count);
 }
 
 const listedTrackOf = (column: SQL) =>
@@ -83,10 +100,9 @@ export function catalogueArtists(db: HttpDatabase, page: Page, after: string | n
   return db
     .select(ARTIST_COLUMNS)
     .from(artists)
-    .where(and(listedArtist, after === null ? undefined : gt(artists.id, after)))
+    .where(and(listedArtist, startOf(db, artists.id, listedArtist, page, after)))
     .orderBy(asc(artists.id))
-    .limit(page.count)
-    .offset(skipOf(page, after));
+    .limit(page.count);
 }
 
 const inAlbum = sql`${qualified(tracks.albumId)} = ${qualified(albums.id)}`;
@@ -129,10 +145,9 @@ export function catalogueAlbums(db: HttpDatabase, page: Page, after: string | nu
     .select(ALBUM_COLUMNS)
     .from(albums)
     .innerJoin(artists, eq(artists.id, albums.artistId))
-    .where(and(listedAlbum, after === null ? undefined : gt(albums.id, after)))
+    .where(and(listedAlbum, startOf(db, albums.id, listedAlbum, page, after)))
     .orderBy(asc(albums.id))
-    .limit(page.count)
-    .offset(skipOf(page, after));
+    .limit(page.count);
   const albumsBefore = sql`greatest(0, ${page.offset} - (select count(*) from ${albums} where ${listedAlbum}))`;
   const singles = db
     .select(SINGLE_COLUMNS)
