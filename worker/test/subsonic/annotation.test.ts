@@ -29,15 +29,73 @@ describe("Subsonic stars and lists: the REST API's likes", () => {
     const after = (await json(await call("getStarred2", auth))).starred2;
     expect([after.song, after.artist]).toEqual([[], []]);
 
-    // Only what a listener may hear; albums have no like yet; something must be named.
+    // Only what a listener may hear; something must be named.
     expect(await errorCode(await call("star", { ...auth, id: converting.id }))).toBe(70);
-    expect(await errorCode(await call("star", { ...auth, albumId: crypto.randomUUID() }))).toBe(0);
+    expect(await errorCode(await call("star", { ...auth, albumId: crypto.randomUUID() }))).toBe(70);
     expect(await errorCode(await call("star", auth))).toBe(10);
     // Each item is a write of its own: a call may name only so many.
     const many = Array.from({ length: 51 }, () => crypto.randomUUID());
     expect(await errorCode(await call("star", { ...auth, id: many }, { method: "POST" }))).toBe(0);
     expect(await errorCode(await call("scrobble", { ...auth, id: many }, { method: "POST" }))).toBe(
       0,
+    );
+  });
+
+  it("a star on an album is its like (getStarred2, getAlbum); on a single's album its track's", async () => {
+    const { album, single } = await catalogue();
+    const account = await appAccount();
+    const auth = { apiKey: account.appPassword, f };
+    expect(
+      await errorCode(await call("star", { ...auth, albumId: [album.id, `single-${single.id}`] })),
+    ).toBeUndefined();
+    const starred = (await json(await call("getStarred2", auth))).starred2;
+    expect(starred.album.map((a: Answer) => a.id)).toEqual([album.id]);
+    expect(starred.album[0]).toMatchObject({
+      songCount: 2,
+      starred: expect.stringMatching(/^\d{4}-/),
+    });
+    expect(starred.song.map((s: Answer) => s.id)).toEqual([single.id]);
+    const full = (await json(await call("getAlbum", { ...auth, id: album.id }))).album;
+    expect(full.starred).toMatch(/^\d{4}-/);
+    // Another listener sees no star of this one.
+    const other = { apiKey: (await appAccount()).appPassword, f };
+    expect((await json(await call("getAlbum", { ...other, id: album.id }))).album.starred).toBe(
+      undefined,
+    );
+    await call("unstar", { ...auth, albumId: album.id });
+    expect((await json(await call("getStarred2", auth))).starred2.album).toEqual([]);
+  });
+
+  it("setRating: 1–5 is the listener's userRating on the song, 0 removes it", async () => {
+    const { first, converting } = await catalogue();
+    const account = await appAccount();
+    const auth = { apiKey: account.appPassword, f };
+    const rating = async (a = auth) =>
+      (await json(await call("getSong", { ...a, id: first.id }))).song.userRating;
+    expect(await rating()).toBeUndefined();
+    expect(await errorCode(await call("setRating", { ...auth, id: first.id, rating: "4" }))).toBe(
+      undefined,
+    );
+    expect(await rating()).toBe(4);
+    await call("setRating", { ...auth, id: first.id, rating: "2" });
+    expect(await rating()).toBe(2);
+    const album = (await json(await call("getAlbum", { ...auth, id: first.albumId as string })))
+      .album;
+    expect(album.song[0]).toMatchObject({ id: first.id, userRating: 2 });
+    expect(await rating({ apiKey: (await appAccount()).appPassword, f })).toBeUndefined();
+    await call("setRating", { ...auth, id: first.id, rating: "0" });
+    expect(await rating()).toBeUndefined();
+
+    expect(await errorCode(await call("setRating", { ...auth, id: first.id, rating: "6" }))).toBe(
+      0,
+    );
+    expect(await errorCode(await call("setRating", { ...auth, id: first.id }))).toBe(10);
+    expect(
+      await errorCode(await call("setRating", { ...auth, id: converting.id, rating: "3" })),
+    ).toBe(70);
+    const artist = { apiKey: (await appAccount("artist")).appPassword, f };
+    expect(await errorCode(await call("setRating", { ...artist, id: first.id, rating: "3" }))).toBe(
+      50,
     );
   });
 

@@ -41,6 +41,17 @@ describe("Subsonic playlist changes: the listener's playlists in the REST API", 
     });
     expect((rest.body.tracks as Answer[]).map((t) => t.id)).toEqual([first.id, single.id]);
 
+    // createPlaylist with playlistId replaces its songs (and its name, when one is given).
+    const replaced = await json(
+      await call("createPlaylist", { ...auth, playlistId: id, songId: [second.id, first.id] }),
+    );
+    expect(replaced.playlist).toMatchObject({ id, name: "Road trip", songCount: 2 });
+    rest = await restPlaylist(account, id);
+    expect((rest.body.tracks as Answer[]).map((t) => t.id)).toEqual([second.id, first.id]);
+    await call("createPlaylist", { ...auth, playlistId: id, name: "Empty" });
+    rest = await restPlaylist(account, id);
+    expect(rest.body).toMatchObject({ title: "Empty", tracks: [] });
+
     expect(await errorCode(await call("deletePlaylist", { ...auth, id }))).toBeUndefined();
     expect((await restPlaylist(account, id)).status).toBe(404);
   });
@@ -70,7 +81,9 @@ describe("Subsonic playlist changes: the listener's playlists in the REST API", 
       playlistId: theirs.id,
       songId: first.id,
     });
-    expect(await errorCode(replacing)).toBe(0);
+    // Replacing another's songs is refused like any change of it; theirs is untouched.
+    expect(await errorCode(replacing)).toBe(50);
+    expect((await restPlaylist(owner, theirs.id)).body.tracks).toEqual([]);
     const own = await createPlaylist(other.client, { title: "Own" });
     const badIndex = await call("updatePlaylist", {
       ...auth,

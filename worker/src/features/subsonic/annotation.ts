@@ -1,10 +1,13 @@
+import { albumLikes, albums, trackRatings } from "@edge-music/db";
+import { and, eq, sql } from "drizzle-orm";
 import { likeArtist, unlikeArtist } from "../artists/social/service.ts";
 import { recordListen } from "../history/service.ts";
 import { likeTrack, unlikeTrack } from "../tracks/likes/service.ts";
-import { boolArg, isUuid, required } from "./args.ts";
+import { boolArg, intArg, isUuid, required, uuidArg } from "./args.ts";
 import type { Caller } from "./credentials.ts";
 import { missingParameter, notFound, SUBSONIC_ERRORS, SubsonicError } from "./errors.ts";
-import { method } from "./method.ts";
+import { method, type SubsonicDeps } from "./method.ts";
+import { publicAlbum, SINGLE_PREFIX, songQuery } from "./queries.ts";
 
 /**
  * How many items one star, unstar or scrobble may name: each is a write of its own (a round
@@ -25,19 +28,54 @@ function ids(params: URLSearchParams, name: string, what: string): string[] {
 interface Stars {
   songs: string[];
   artists: string[];
+  albums: string[];
 }
 
 /**
- * What a star names: songs (`id`) and artists (`artistId`). Albums have no like in our model
- * yet: `albumId` answers 0 before anything is written.
+ * What a star names: songs (`id`), albums (`albumId`) and artists (`artistId`). A single's album
+ * (`single-<track id>`) is its one track: a star on it is the track's like.
  */
 function stars(params: URLSearchParams): Stars {
-  if (params.getAll("albumId").length > 0) {
-    throw new SubsonicError(SUBSONIC_ERRORS.generic, "Albums cannot be starred yet.");
+  const albumIds = params.getAll("albumId").map((id) => id.toLowerCase());
+  const singles = albumIds.filter((id) => id.startsWith(SINGLE_PREFIX));
+  const albumParams = new URLSearchParams();
+  for (const id of albumIds) if (!id.startsWith(SINGLE_PREFIX)) albumParams.append("albumId", id);
+  const songParams = new URLSearchParams();
+  for (const id of [...params.getAll("id"), ...singles.map((s) => s.slice(SINGLE_PREFIX.length))]) {
+    songParams.append("id", id);
   }
-  const found = { songs: ids(params, "id", "Song"), artists: ids(params, "artistId", "Artist") };
-  if (found.songs.length + found.artists.length === 0) throw missingParameter("id");
+  const found = {
+    songs: ids(songParams, "id", "Song"),
+    albums: ids(albumParams, "albumId", "Album"),
+    artists: ids(params, "artistId", "Artist"),
+  };
+  const total = found.songs.length + found.albums.length + found.artists.length;
+  if (total === 0) throw missingParameter("id");
+  if (total > MAX_ITEMS) {
+    throw new SubsonicError(SUBSONIC_ERRORS.generic, `At most ${MAX_ITEMS} ids per call.`);
+  }
   return found;
+}
+
+/**
+ * An album's star is its like (album_likes, ADR 0025's migration): written only for a public
+ * album, one statement; an unknown or hidden album answers 70. No REST route reads it yet.
+ */
+async function starAlbum(deps: SubsonicDeps, userId: string, albumId: string, on: boolean) {
+  if (!on) {
+    await deps.db
+      .delete(albumLikes)
+      .where(and(eq(albumLikes.userId, userId), eq(albumLikes.albumId, albumId)));
+    return;
+  }
+  const result = await deps.db.execute(sql`with album as (
+      select ${albums.id} as id from ${albums} where ${albums.id} = ${albumId} and ${publicAlbum}
+    ), liked as (
+      insert into ${albumLikes} (user_id, album_id) select ${userId}, id from album
+      on conflict do nothing
+    ) select count(*)::int as found from album`);
+  const [row] = (result as unknown as { rows: Array<{ found: number }> }).rows;
+  if (!row?.found) throw notFound("Album");
 }
 
 /** Stars are a listener's likes; an artist account has none (50). */
@@ -62,6 +100,7 @@ const starMethod = (on: boolean) =>
       const ctx = { db: deps.db, principal: listener(caller) };
       for (const id of args.songs) await (on ? likeTrack : unlikeTrack)(ctx, id);
       for (const id of args.artists) await (on ? likeArtist : unlikeArtist)(ctx, id);
+      for (const id of args.albums) await starAlbum(deps, ctx.principal.id, id, on);
       return {};
     },
   });
@@ -69,6 +108,39 @@ const starMethod = (on: boolean) =>
 export const annotationMethods = {
   star: starMethod(true),
   unstar: starMethod(false),
+  /**
+   * A listener's rating of a song, 1–5; 0 removes it (track_ratings). The song must be listed
+   * (read in the call's batch: 70 otherwise); the write comes after the verdict.
+   */
+  setRating: method({
+    args: (params) => {
+      const id = uuidArg(params, "id", "Song");
+      required(params, "rating");
+      const rating = intArg(params, "rating");
+      if (rating === undefined || rating < 0 || rating > 5) {
+        throw new SubsonicError(SUBSONIC_ERRORS.generic, "rating is a whole number from 0 to 5.");
+      }
+      return { id, rating };
+    },
+    reads: (deps, args) => [songQuery(deps.db, args.id)],
+    answer: async ({ deps, args, caller, results }) => {
+      const { id: userId } = listener(caller);
+      if ((results[0] as unknown[]).length === 0) throw notFound("Song");
+      const mine = and(eq(trackRatings.userId, userId), eq(trackRatings.trackId, args.id));
+      if (args.rating === 0) {
+        await deps.db.delete(trackRatings).where(mine);
+      } else {
+        await deps.db
+          .insert(trackRatings)
+          .values({ userId, trackId: args.id, rating: args.rating })
+          .onConflictDoUpdate({
+            target: [trackRatings.userId, trackRatings.trackId],
+            set: { rating: args.rating, updatedAt: sql`now()` },
+          });
+      }
+      return {};
+    },
+  }),
   scrobble: method({
     args: (params) => {
       required(params, "id");

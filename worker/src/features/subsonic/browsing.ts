@@ -1,3 +1,5 @@
+import { albumLikes } from "@edge-music/db";
+import { and, eq, type SQL } from "drizzle-orm";
 import { isUuid, required, uuidArg } from "./args.ts";
 import { notFound } from "./errors.ts";
 import { method, noArgs } from "./method.ts";
@@ -8,6 +10,7 @@ import {
   artistAlbumsQuery,
   artistQuery,
   artistsQuery,
+  ownMarks,
   SINGLE_PREFIX,
   type SongRow,
   songQuery,
@@ -15,6 +18,13 @@ import {
 
 type Rows<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
 type ArtistRow = Rows<typeof artistsQuery>[number];
+
+/** When the claimed listener starred an album (see CredentialCheck.claimedUserId). */
+const albumStarQuery = (db: Parameters<typeof albumQuery>[0], albumId: string, userId: SQL) =>
+  db
+    .select({ at: albumLikes.createdAt })
+    .from(albumLikes)
+    .where(and(eq(albumLikes.albumId, albumId), eq(albumLikes.userId, userId)));
 
 export const browsingMethods = {
   getArtists: method({
@@ -58,12 +68,17 @@ export const browsingMethods = {
       if (!isUuid(uuid)) throw notFound("Album");
       return id.toLowerCase();
     },
-    reads: (deps, id) => [
-      albumSongsQuery(deps.db, id),
-      ...(id.startsWith(SINGLE_PREFIX) ? [] : [albumQuery(deps.db, id)]),
+    reads: (deps, id, userId) => [
+      albumSongsQuery(deps.db, id, userId),
+      ...(id.startsWith(SINGLE_PREFIX)
+        ? []
+        : [albumQuery(deps.db, id), albumStarQuery(deps.db, id, userId)]),
     ],
-    answer: ({ args: id, results }) => {
-      const songs = results[0] as SongRow[];
+    answer: ({ args: id, caller, results }) => {
+      // The marks and the star were read for the claimed listener: the caller's only if one.
+      const mine = caller.kind === "user";
+      const songs = ownMarks(results[0] as SongRow[], mine);
+      const [star] = mine ? ((results[2] ?? []) as Array<{ at: Date }>) : [];
       const [first] = songs;
       if (!first) throw notFound("Album");
       const [album] = (results[1] ?? []) as Rows<typeof albumQuery>;
@@ -84,6 +99,7 @@ export const browsingMethods = {
             { id: first.artistId, name: first.artistName },
           ),
           coverArt: albumCoverArt(id, cover !== null),
+          starred: star ? new Date(star.at).toISOString() : undefined,
           song: songs.map(songNode),
         },
       };
@@ -91,9 +107,9 @@ export const browsingMethods = {
   }),
   getSong: method({
     args: (params) => uuidArg(params, "id", "Song"),
-    reads: (deps, id) => [songQuery(deps.db, id)],
-    answer: ({ results }) => {
-      const [song] = results[0] as SongRow[];
+    reads: (deps, id, userId) => [songQuery(deps.db, id, userId)],
+    answer: ({ caller, results }) => {
+      const [song] = ownMarks(results[0] as SongRow[], caller.kind === "user");
       if (!song) throw notFound("Song");
       return { song: songNode(song) };
     },

@@ -1,13 +1,29 @@
+import { albumLikes, albums, artists, type HttpDatabase } from "@edge-music/db";
+import { and, desc, eq, type SQL } from "drizzle-orm";
+import { ALBUM_COLUMNS, listedAlbum } from "./catalogue-pages.ts";
 import { method, noArgs } from "./method.ts";
-import { artistNode, songNode } from "./model.ts";
-import { type SongRow, starredArtistsQuery, starredSongsQuery } from "./queries.ts";
+import { type AlbumRow, albumNode, artistNode, songNode } from "./model.ts";
+import { type SongRow, STARRED_MAX, starredArtistsQuery, starredSongsQuery } from "./queries.ts";
+
+/** A listener's starred albums (album_likes) that are listed, the newest star first. */
+function starredAlbumsQuery(db: HttpDatabase, userId: SQL) {
+  return db
+    .select({ ...ALBUM_COLUMNS, starred: albumLikes.createdAt })
+    .from(albumLikes)
+    .innerJoin(albums, eq(albums.id, albumLikes.albumId))
+    .innerJoin(artists, eq(artists.id, albums.artistId))
+    .where(and(eq(albumLikes.userId, userId), listedAlbum))
+    .orderBy(desc(albumLikes.createdAt), desc(albumLikes.albumId))
+    .limit(STARRED_MAX);
+}
 
 type Starred<T> = T & { starred: Date };
+type StarredAlbum = AlbumRow & { artistId: string; artistName: string };
 
 /**
- * Lists of the protocol. `getStarred2`: a listener's liked songs (READY) and artists, the newest
- * first, up to STARRED_MAX of each (no paging in the protocol); albums have no like yet. An
- * artist account stars nothing: empty.
+ * Lists of the protocol. `getStarred2`: a listener's liked songs, albums and artists (listed
+ * ones), the newest first, up to STARRED_MAX of each (no paging in the protocol). An artist
+ * account stars nothing: empty.
  */
 export const listMethods = {
   getStarred2: method({
@@ -15,6 +31,7 @@ export const listMethods = {
     reads: (deps, _args, userId) => [
       starredSongsQuery(deps.db, userId),
       starredArtistsQuery(deps.db, userId),
+      starredAlbumsQuery(deps.db, userId),
     ],
     answer: ({ caller, results }) => {
       // The reads named the claimed listener: they are the caller's only if it is one.
@@ -29,7 +46,10 @@ export const listMethods = {
             ...artistNode(row),
             starred: row.starred.toISOString(),
           })),
-          album: [],
+          album: (mine ? (results[2] as Starred<StarredAlbum>[]) : []).map((row) => ({
+            ...albumNode(row, { id: row.artistId, name: row.artistName }),
+            starred: row.starred.toISOString(),
+          })),
           song: songs.map((row) => ({ ...songNode(row), starred: row.starred.toISOString() })),
         },
       };
