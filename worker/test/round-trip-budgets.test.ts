@@ -522,6 +522,10 @@ const BUDGETS: Record<string, Budget> = {
     trips: 1,
     prepare: async () => get("/api/v1/artists/me/tracks", (await registerAccount("artist")).client),
   },
+  "GET /api/v1/artists/me/stats": {
+    trips: 1,
+    prepare: async () => get("/api/v1/artists/me/stats", (await registerAccount("artist")).client),
+  },
   "GET /api/v1/artists/{id}": {
     trips: 1,
     prepare: async () => get(`/api/v1/artists/${await artistId()}`),
