@@ -1,4 +1,7 @@
+import { tracks } from "@edge-music/db";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { withDb } from "../support/factories.ts";
 import { type Answer, appAccount, call, catalogue, errorCode, json } from "./support.ts";
 
 const f = "json";
@@ -97,6 +100,13 @@ describe("Subsonic stars and lists: the REST API's likes", () => {
     expect(await errorCode(await call("setRating", { ...artist, id: first.id, rating: "3" }))).toBe(
       50,
     );
+  });
+
+  it("a song's playCount is its counted plays (tracks.plays, ADR 0028)", async () => {
+    const { first } = await catalogue();
+    await withDb((db) => db.update(tracks).set({ plays: 7 }).where(eq(tracks.id, first.id)));
+    const auth = { apiKey: (await appAccount()).appPassword, f };
+    expect((await json(await call("getSong", { ...auth, id: first.id }))).song.playCount).toBe(7);
   });
 
   it("an artist account stars nothing (50) and sees no stars of a listener with its username", async () => {

@@ -2,6 +2,8 @@ import { albumLikes, albums, trackRatings } from "@edge-music/db";
 import { and, eq, sql } from "drizzle-orm";
 import { likeArtist, unlikeArtist } from "../artists/social/service.ts";
 import { recordListen } from "../history/service.ts";
+import { userListener } from "../plays/listener-key.ts";
+import { recordPlays } from "../plays/record.ts";
 import { likeTrack, unlikeTrack } from "../tracks/likes/service.ts";
 import { boolArg, intArg, isUuid, required, uuidArg } from "./args.ts";
 import type { Caller } from "./credentials.ts";
@@ -146,13 +148,24 @@ export const annotationMethods = {
       required(params, "id");
       return { ids: ids(params, "id", "Song"), submission: boolArg(params, "submission", true) };
     },
-    answer: async ({ deps, args, caller }) => {
+    answer: async ({ deps, args, caller, call }) => {
       // A play (`submission=true`) of a listener is a listening-history entry, as in the REST
-      // API: one round trip per song, after the verdict. "Now playing" (`false`) is not kept
-      // yet; an artist has no listening history, so its scrobbles keep nothing.
+      // API: one round trip per song, after the verdict, and a play report for the counts
+      // (ADR 0028: queued after the answer, as POST /history does). "Now playing" (`false`) is
+      // not kept yet; an artist has no listening history, so its scrobbles keep nothing.
       if (args.submission && caller.kind === "user") {
         const principal = listener(caller);
         for (const id of args.ids) await recordListen({ db: deps.db, principal }, id);
+        const listenerKey = userListener(caller.id);
+        recordPlays(
+          deps,
+          args.ids.map((trackId) => ({
+            trackId,
+            listener: listenerKey,
+            country: call.country,
+            at: deps.now,
+          })),
+        );
       }
       return {};
     },

@@ -15,6 +15,8 @@ export interface CallInput {
   params: URLSearchParams;
   range: string | undefined;
   ifNoneMatch: string | undefined;
+  /** Where the edge says the caller is (`countryOf`), for the plays a scrobble reports. */
+  country: string;
 }
 
 export interface Answering<A> {

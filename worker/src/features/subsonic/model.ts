@@ -42,6 +42,7 @@ export function songNode(row: SongRow): SubsonicNode {
     albumId: row.albumId,
     artistId: row.artistId,
     created: iso(row.createdAt),
+    playCount: row.playCount,
     userRating: row.userRating ?? undefined,
     starred: row.starredAt ? iso(row.starredAt) : undefined,
   };

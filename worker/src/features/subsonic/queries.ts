@@ -46,6 +46,8 @@ export const SONG_COLUMNS = {
   duration: tracks.duration,
   albumPosition: tracks.albumPosition,
   createdAt: tracks.createdAt,
+  // Counted plays of everyone (ADR 0028), kept by the plays queue's consumer.
+  playCount: tracks.plays,
   artistId: tracks.artistId,
   artistName,
   albumId: albumIdOf,

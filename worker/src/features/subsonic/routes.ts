@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../../app-env.ts";
 import { hasAccessCookie } from "../../security/cookies.ts";
+import { countryOf } from "../plays/message.ts";
 import { SUBSONIC_ERRORS, SubsonicError } from "./errors.ts";
 import { errorEnvelope, readFormat } from "./respond.ts";
 import { answerCall } from "./service.ts";
@@ -50,6 +51,7 @@ function answer(c: Context<AppEnv>, params: URLSearchParams) {
     params,
     range: c.req.header("range"),
     ifNoneMatch: c.req.header("if-none-match"),
+    country: countryOf(c.req.raw),
     // Never read, only named in the answer: this door takes no cookie and no Authorization.
     otherCredential: c.req.header("authorization") !== undefined || hasAccessCookie(c),
   });
