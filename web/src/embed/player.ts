@@ -11,6 +11,9 @@ export class EmbedAudio {
   constructor(onError: (message: string) => void) {
     this.audio = new Audio();
     this.audio.preload = "none";
+    // In the page (never shown: no controls), where the page's tests find it.
+    this.audio.id = "embed-audio";
+    document.body.append(this.audio);
     this.audio.addEventListener("error", () => {
       if (!this.#hls && this.audio.error) onError("The stream could not be read.");
     });

@@ -2,11 +2,13 @@
 // about it; playable as a whole.
 import { api, unwrap } from "../api.ts";
 import { player } from "../player/engine.ts";
+import { account } from "../session.ts";
 import { Cover } from "../ui/cover.tsx";
 import { formatTotal, plural, shownName } from "../ui/format.ts";
 import { PageTitle } from "../ui/headings.tsx";
 import { ErrorMessage, Loading } from "../ui/messages.tsx";
 import { useResource } from "../ui/resource.ts";
+import { ShareButton } from "../ui/share-button.tsx";
 import { TrackList, toQueueItem } from "../ui/track-list.tsx";
 
 /**
@@ -40,14 +42,26 @@ function AlbumView({ id }: { id: string }) {
             {plural(a.tracks.length, "track")} · {formatTotal(a.tracks.map((t) => t.duration))}
           </p>
           {a.description && <p class="description">{a.description}</p>}
-          <button
-            type="button"
-            class="primary"
-            disabled={a.tracks.length === 0}
-            onClick={() => void player.playQueue(a.tracks.map((t) => toQueueItem(t)))}
-          >
-            Play album
-          </button>
+          <div class="row">
+            <button
+              type="button"
+              class="primary"
+              disabled={a.tracks.length === 0}
+              onClick={() => void player.playQueue(a.tracks.map((t) => toQueueItem(t)))}
+            >
+              Play album
+            </button>
+            <ShareButton
+              kind="albums"
+              id={a.id}
+              title={a.title}
+              owner={
+                account.value?.kind === "artist" && account.value.artist.id === a.artistId
+                  ? "artist"
+                  : null
+              }
+            />
+          </div>
         </div>
       </header>
       <TrackList

@@ -11,6 +11,7 @@ import { PageTitle } from "../ui/headings.tsx";
 import { ErrorMessage, Loading } from "../ui/messages.tsx";
 import { PagedList, usePaged } from "../ui/paged.tsx";
 import { useResource } from "../ui/resource.ts";
+import { ShareButton } from "../ui/share-button.tsx";
 import { SignInFirst } from "../ui/sign-in-first.tsx";
 import { type TrackLike, TrackList, toQueueItem } from "../ui/track-list.tsx";
 
@@ -113,6 +114,7 @@ function ArtistHeader({ artist, tracks }: { artist: Artist; tracks: TrackLike[] 
           >
             Play all
           </button>
+          <ShareButton kind="artists" id={artist.id} title={name} />
           {account.value?.kind === "user" && (
             <FollowAndLike
               key={artist.id}

@@ -9,6 +9,7 @@ import { plural } from "../ui/format.ts";
 import { PageTitle } from "../ui/headings.tsx";
 import { ErrorMessage, Loading } from "../ui/messages.tsx";
 import { useResource } from "../ui/resource.ts";
+import { ShareButton } from "../ui/share-button.tsx";
 import { TrackList, toQueueItem } from "../ui/track-list.tsx";
 import { EditPlaylist } from "./playlist/edit-playlist.tsx";
 import { OwnTracks } from "./playlist/own-tracks.tsx";
@@ -96,6 +97,7 @@ function PlaylistView({ id }: { id: string }) {
                 Like playlist
               </button>
             )}
+            <ShareButton kind="playlists" id={p.id} title={p.title} owner={owner ? "user" : null} />
           </div>
           <ErrorMessage error={liking.error} />
         </div>

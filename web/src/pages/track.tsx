@@ -10,6 +10,7 @@ import { PageTitle } from "../ui/headings.tsx";
 import { LikeButton } from "../ui/like-button.tsx";
 import { ErrorMessage, Loading } from "../ui/messages.tsx";
 import { useResource } from "../ui/resource.ts";
+import { ShareButton } from "../ui/share-button.tsx";
 import { TrackList, toQueueItem } from "../ui/track-list.tsx";
 
 /**
@@ -81,6 +82,16 @@ function TrackHeader({
             Add to queue
           </button>
           <LikeButton track={t} labelled />
+          <ShareButton
+            kind="tracks"
+            id={t.id}
+            title={t.title}
+            owner={
+              account.value?.kind === "artist" && account.value.artist.id === t.artistId
+                ? "artist"
+                : null
+            }
+          />
         </div>
         {account.value?.kind === "user" && <AddToPlaylist trackId={t.id} />}
       </div>
