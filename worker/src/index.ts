@@ -4,6 +4,7 @@ import { openConnections } from "./connections/index.ts";
 import { type Bindings, parseEnv } from "./env.ts";
 import { consumePlays, drainPlayInbox } from "./features/plays/consumer.ts";
 import { abortExpiredUploads } from "./features/tracks/direct-upload/service.ts";
+import { recomputeTrending } from "./features/tracks/trending/service.ts";
 import { createLogger, type LogLevel } from "./logger.ts";
 
 // Validate the configuration when the isolate starts, so a bad deploy fails loudly once
@@ -17,8 +18,8 @@ export const EVERY_MINUTE = "* * * * *";
 
 /**
  * The cron triggers (wrangler.toml), told apart by `controller.cron`: every minute, plays the
- * queue refused are counted from the inbox (ADR 0028); hourly, direct uploads left incomplete
- * are aborted.
+ * queue refused are counted from the inbox and trending is recomputed (ADR 0028); hourly, direct
+ * uploads left incomplete are aborted.
  */
 export async function scheduled(
   controller: ScheduledController,
@@ -36,6 +37,7 @@ export async function scheduled(
     if (controller.cron === EVERY_MINUTE) {
       const taken = await drainPlayInbox(connections.db(), now);
       if (taken > 0) log.info("plays counted from the inbox", { taken });
+      await recomputeTrending(connections.db(), now);
       return;
     }
     const aborted = await abortExpiredUploads({ db: connections.db(), env: config, log, now });

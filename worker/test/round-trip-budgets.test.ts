@@ -674,6 +674,10 @@ const BUDGETS: Record<string, Budget> = {
     trips: 1,
     prepare: async () => get(`/api/v1/tracks/${await readyTrackId()}/related`),
   },
+  "GET /api/v1/tracks/trending": {
+    trips: 1,
+    prepare: async () => get("/api/v1/tracks/trending?window=week", await user()),
+  },
   "GET /api/v1/tracks/me/liked": {
     trips: 1,
     prepare: async () => get("/api/v1/tracks/me/liked", await user()),

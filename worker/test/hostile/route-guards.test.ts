@@ -47,6 +47,7 @@ const PUBLIC = new Set([
   "GET /api/v1/playlists",
   "GET /api/v1/tracks",
   "GET /api/v1/tracks/{id}/related",
+  "GET /api/v1/tracks/trending",
   // A listener who is not signed in reports a play (ADR 0028).
   "POST /api/v1/plays",
   "GET /api/v1/search",

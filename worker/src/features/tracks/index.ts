@@ -5,6 +5,7 @@ import { trackEventRoutes } from "./events/routes.ts";
 import { formUploadRoutes } from "./form-upload/routes.ts";
 import { trackLikeRoutes } from "./likes/routes.ts";
 import { relatedRoutes } from "./related/routes.ts";
+import { trendingRoutes } from "./trending/routes.ts";
 import { streamingRoutes } from "./streaming/routes.ts";
 import { waveformRoutes } from "./waveform/routes.ts";
 
@@ -20,5 +21,7 @@ export const trackRoutes = newRouter()
   .route("/", trackEventRoutes)
   // Before the catalogue: /me/liked is not a track id.
   .route("/", trackLikeRoutes)
+  // Before the catalogue too: /trending is not a track id.
+  .route("/", trendingRoutes)
   .route("/", relatedRoutes)
   .route("/", trackCatalogueRoutes);
