@@ -1131,6 +1131,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/artists/me/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in artist's statistics
+         * @description Per UTC day from `from` to `to` (default: the last 30 days; at most 366 days; `from` after `to` is a 400): plays, distinct listeners, likes and new followers; the most played tracks of the range and the plays by country. With `trackId`, one of the caller's tracks only (followers stay the artist's). Plays are counted by a queue within seconds of being reported (ADR 0028); a listener (or a network, for listeners who are not signed in) counts once per track in 10 minutes.
+         */
+        get: operations["getMyStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/artists": {
         parameters: {
             query?: never;
@@ -1248,7 +1268,7 @@ export interface paths {
         };
         /**
          * An artist's albums
-         * @description Public. The artist's albums without their tracks, newest first by creation (ties by id), paginated with `page` and `limit`; a plain array. Unknown artist: 404. **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
+         * @description Public. The artist's public albums without their tracks, newest first by creation (ties by id), paginated with `page` and `limit`; a plain array. The artist themself, signed in, also gets their unlisted and private albums (ADR 0025; `visibility` says which), never from the edge cache. Unknown artist: 404. A cookie that is present but invalid answers 401. **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
          */
         get: operations["listArtistAlbums"];
         put?: never;
@@ -1568,7 +1588,7 @@ export interface paths {
         };
         /**
          * List albums
-         * @description Public. Newest first by creation (ties by id), paginated with `page` and `limit`; the answer is a plain array of albums without their tracks, and a page shorter than `limit` is the last. The optional `artistId` filter must be a UUID (else 400); an unknown artist simply matches nothing (an empty page; GET /artists/{id}/albums answers 404 instead). **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
+         * @description Public. Public albums only (unlisted and private ones are listed nowhere, ADR 0025). Newest first by creation (ties by id), paginated with `page` and `limit`; the answer is a plain array of albums without their tracks, and a page shorter than `limit` is the last. The optional `artistId` filter must be a UUID (else 400); an unknown artist simply matches nothing (an empty page; GET /artists/{id}/albums answers 404 instead). **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
          */
         get: operations["listAlbums"];
         put?: never;
@@ -1592,7 +1612,7 @@ export interface paths {
         };
         /**
          * An album with its tracks
-         * @description Public. `tracks` holds every READY track of the album (unpaginated) in album order: the artist's order (`albumPosition`, set with PUT /albums/{id}/tracks/order), else the order they were added; tracks still converting or failed are left out for everyone, the owner included. **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
+         * @description Public. `tracks` holds the album's READY tracks (unpaginated) in album order: the artist's order (`albumPosition`, set with PUT /albums/{id}/tracks/order), else the order they were added; tracks still converting or failed are left out for everyone, the owner included. **Visibility** (ADR 0025): a public album is shown to everyone with its public tracks; an unlisted album only to its owner (signed in) and to whoever sends its share key (`?key=…`, from GET /albums/{id}/share-link), who also sees its unlisted tracks; a private album to its owner alone, who sees every track. To anyone else it answers 404, as a missing album; so does a wrong or rotated key. Answers about an album that is not public, and to requests with `key`, are never kept by a shared cache (`Cache-Control: private, no-store`). A cookie that is present but invalid answers 401. **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
          */
         get: operations["getAlbum"];
         /**
@@ -1848,6 +1868,26 @@ export interface paths {
          * @description A listener's like of a track (a star on a song for Subsonic apps). Idempotent. Answers `{liked, _count: {likes}}`: the caller's like state and the track's like count after the change. Only READY public tracks can be liked or unliked; any other id (converting, failed, unlisted, private, deleted, unknown) is 404. Removing a like that is not there changes nothing.
          */
         delete: operations["unlikeTrack"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tracks/trending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trending tracks
+         * @description Public, the same for everyone. READY public tracks ranked by a score of the `window` (`day`: today and yesterday, UTC; `week`: the last 7 days; default `day`): the sum over its days of (distinct listeners + 2 × likes made that day), each day weighted by 0.5^(its age in hours / half-life), the half-life 12 hours for `day` and 72 for `week`. A listener is a signed-in account or, for plays not signed in, a network, counted once per track and day: one network playing a track a thousand times moves it as much as one listener. Ties: the newer track first. Recomputed every minute from the plays' roll-ups (ADR 0028), so a play shows here within about a minute (the queue's seconds, the next recomputation) plus the edge cache's bound; a track made unlisted or private leaves at once for signed-in callers. At most `limit` (1–100, default 20). **Edge cache:** answers to callers without an access cookie (signed-in callers always get current data) may come from the edge cache and are at most 60 s old, fresh for 15 s, then served stale for up to 45 s more while a new copy is fetched (`x-edge-cache`: hit, stale, miss or bypass).
+         */
+        get: operations["listTrendingTracks"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2452,6 +2492,11 @@ export interface components {
                 gainDb: number | null;
             } | null;
             /**
+             * @description How many times it was played: reports of at least 30 s heard (or the whole of a shorter track), the same listener (or network) once per 10 minutes. Counted by a queue within seconds of the report (ADR 0028).
+             * @example 1234
+             */
+            plays: number;
+            /**
              * Format: date-time
              * @example 2026-11-23T10:15:30.000Z
              */
@@ -2556,12 +2601,19 @@ export interface components {
              */
             artistId: string;
             artist: components["schemas"]["TrackArtist"];
+            visibility: components["schemas"]["Visibility"];
             /**
              * Format: date-time
              * @example 2026-11-23T10:15:30.000Z
              */
             createdAt: string;
         };
+        /**
+         * @description `public`: listed everywhere (catalogue, artist pages, search, feeds, related tracks, playlists). `unlisted`: listed nowhere; read only by the owner or with its link (`?key=…`, GET …/share-link). `private`: the owner alone. An item that is not public answers 404 to anyone else, as a missing one does.
+         * @example public
+         * @enum {string}
+         */
+        Visibility: "public" | "unlisted" | "private";
         NewAppPassword: components["schemas"]["AppPassword"] & {
             /** @description The secret, shown this once: it cannot be read again. Type it into the app as the password (with the account's username), or give it alone as the OpenSubsonic `apiKey`. */
             password: string;
@@ -2700,6 +2752,54 @@ export interface components {
             liked: boolean;
             _count: components["schemas"]["LikeCount"];
         };
+        ArtistStats: {
+            /**
+             * Format: date
+             * @example 2026-11-27
+             */
+            from: string;
+            /**
+             * Format: date
+             * @example 2026-11-27
+             */
+            to: string;
+            /** Format: uuid */
+            trackId: string | null;
+            /** @description Every day of the range, oldest first. */
+            days: components["schemas"]["StatsDay"][];
+            /** @description The 10 most played tracks in the range, most played first. */
+            topTracks: {
+                /** Format: uuid */
+                id: string;
+                title: string;
+                plays: number;
+                /** @description The sum of the track's distinct listeners of each day. */
+                listeners: number;
+            }[];
+            /** @description Plays by the listener's country, most first (at most 50). */
+            countries: {
+                /**
+                 * @description ISO 3166-1 alpha-2, as Cloudflare's edge saw the request (never derived from the address); `XX` unknown, `T1` Tor.
+                 * @example FR
+                 */
+                country: string;
+                plays: number;
+            }[];
+        };
+        StatsDay: {
+            /**
+             * Format: date
+             * @example 2026-11-27
+             */
+            day: string;
+            plays: number;
+            /** @description Distinct listeners that day (a signed-in listener, or a network for listeners who are not): of the artist's tracks as a whole, or of the one track asked for. */
+            listeners: number;
+            /** @description Likes of the tracks made that day (and not taken back since). */
+            likes: number;
+            /** @description Followers of the artist who began that day (and still follow). */
+            newFollowers: number;
+        };
         /** @description A public artist profile. Never carries the email or password. */
         ArtistListItem: components["schemas"]["Artist"] & {
             _count: {
@@ -2775,12 +2875,6 @@ export interface components {
              */
             processingProgress: number;
         };
-        /**
-         * @description `public`: listed everywhere (catalogue, artist pages, search, feeds, related tracks, playlists). `unlisted`: listed nowhere; read only by the owner or with its link (`?key=…`, GET …/share-link). `private`: the owner alone. An item that is not public answers 404 to anyone else, as a missing one does.
-         * @example public
-         * @enum {string}
-         */
-        Visibility: "public" | "unlisted" | "private";
         /**
          * @description PROCESSING: the conversion job is queued or running. READY: streaming is available. FAILED: all 5 attempts failed.
          * @enum {string}
@@ -3182,7 +3276,7 @@ export interface components {
         };
         /** @description An album in a list: without its tracks. */
         Album: components["schemas"]["AlbumSummary"] & {
-            /** @description Its READY tracks, all of them, in album order: the artist's order (`albumPosition`), else the order they were added. */
+            /** @description Its READY tracks the reader may see, in album order: the artist's order (`albumPosition`), else the order they were added. Everyone sees its public tracks; whoever read the album with its key also its unlisted ones; the owner all of them (ADR 0025). */
             tracks: components["schemas"]["Track"][];
         };
         AlbumCreate: {
@@ -3201,6 +3295,7 @@ export interface components {
         AlbumUpdate: {
             /** @example Neon Rain */
             title?: string;
+            visibility?: components["schemas"]["Visibility"];
             /**
              * Format: date
              * @description The release day, YYYY-MM-DD (a calendar date, no time zone). May lie in the future.
@@ -3213,6 +3308,7 @@ export interface components {
         AlbumUpdateForm: {
             /** @example Neon Rain */
             title?: string;
+            visibility?: components["schemas"]["Visibility"];
             /** @example Recorded in one night by the harbour. */
             description?: string;
             /** @description YYYY-MM-DD; an empty value removes the release date. */
@@ -3274,6 +3370,20 @@ export interface components {
                 /** @example 12 */
                 likes: number;
             };
+        };
+        /** @description A track as everyone sees it. Only READY tracks are shown to anyone but the owner. */
+        TrendingTrack: components["schemas"]["Track"] & {
+            /** @example 1 */
+            rank: number;
+            /**
+             * @description The ranking's score (see the operation).
+             * @example 12.5
+             */
+            score: number;
+            /** @description Distinct listeners of the window (per day, summed over its days). */
+            listeners: number;
+            /** @description Likes made in the window. */
+            likes: number;
         };
         /** @description A track as everyone sees it. Only READY tracks are shown to anyone but the owner. */
         RelatedTrack: components["schemas"]["Track"] & {
@@ -9138,6 +9248,102 @@ export interface operations {
             };
         };
     };
+    getMyStats: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC, inclusive); default 29 days before `to`. */
+                from?: string;
+                /** @description Last day (UTC, inclusive); default today. */
+                to?: string;
+                /** @description Only this track of the caller's (another's, or an unknown id, is a 404). */
+                trackId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statistics of the range. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArtistStats"];
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listArtists: {
         parameters: {
             query?: {
@@ -9801,6 +10007,17 @@ export interface operations {
             };
             /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
             400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -12060,7 +12277,10 @@ export interface operations {
     };
     getAlbum: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The share key of an unlisted item's link (GET …/share-link). With the current key the item is answered to anyone; a wrong or rotated key is the same 404 as no key. Ignored for a public item. An answer to a request with `key` is never kept by the edge cache or a shared cache (`Cache-Control: private, no-store`, `x-edge-cache: bypass`). */
+                key?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -12095,6 +12315,17 @@ export interface operations {
             };
             /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
             400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, expired or invalid credentials. */
+            401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -13544,6 +13775,67 @@ export interface operations {
             };
             /** @description The body is larger than the limit. */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is unavailable; retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTrendingTracks: {
+        parameters: {
+            query?: {
+                window?: "day" | "week";
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ranking, first first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-edge-cache": components["headers"]["x-edge-cache"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrendingTrack"][];
+                };
+            };
+            /** @description Not modified: `If-None-Match` named the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "x-edge-cache": components["headers"]["x-edge-cache"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
+            400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];

@@ -26,6 +26,7 @@ describe("POST /api/v1/albums", () => {
         "releasedAt",
         "title",
         "tracks",
+        "visibility",
       ].sort(),
     );
     expect(album).toMatchObject({

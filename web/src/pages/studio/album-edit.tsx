@@ -1,9 +1,11 @@
-// An album's edit form in the studio: title, release date, description and cover.
+// An album's edit form in the studio: title, release date, description, cover, visibility and,
+// unlisted, its link.
 import { useState } from "preact/hooks";
 import { api, type components, unwrap } from "../../api.ts";
 import { Field, Form, read } from "../../ui/form.tsx";
 import { CoverInput, checkImage } from "./cover-input.tsx";
 import { EditPanel } from "./edit-panel.tsx";
+import { ShareLink, type Visibility, VisibilitySelect } from "./share-link.tsx";
 
 type AlbumSummary = components["schemas"]["AlbumSummary"];
 
@@ -29,7 +31,9 @@ export function AlbumEdit({
   const save = async (data: FormData) => {
     const title = read(data, `album-title-${id}`).trim();
     const releasedAt = read(data, `released-${id}`);
+    const visibility = read(data, `album-visibility-${id}`) as Visibility;
     const changes = {
+      ...(visibility !== album.visibility ? { visibility } : {}),
       ...(title !== album.title ? { title } : {}),
       ...(releasedAt !== (album.releasedAt ?? "") ? { releasedAt: releasedAt || null } : {}),
       ...(description !== album.description ? { description } : {}),
@@ -85,6 +89,7 @@ export function AlbumEdit({
             {description.length} of {DESCRIPTION_MAX} characters.
           </small>
         </div>
+        <VisibilitySelect name={`album-visibility-${id}`} value={album.visibility} />
         <CoverInput
           name={`album-cover-${id}`}
           label="Cover"
@@ -95,6 +100,7 @@ export function AlbumEdit({
       <button type="button" onClick={onClose}>
         Cancel
       </button>
+      {album.visibility === "unlisted" && <ShareLink kind="album" id={id} title={album.title} />}
     </EditPanel>
   );
 }

@@ -9,6 +9,7 @@ export const SUMMARY = {
   description: albums.description,
   releasedAt: albums.releasedAt,
   artistId: albums.artistId,
+  visibility: albums.visibility,
   createdAt: albums.createdAt,
   artistUsername: artists.username,
   artistDisplayName: artists.displayName,
@@ -22,6 +23,7 @@ interface SummaryRow {
   description: string;
   releasedAt: string | null;
   artistId: string;
+  visibility: "public" | "unlisted" | "private";
   createdAt: Date;
   artistUsername: string;
   artistDisplayName: string | null;

@@ -5,8 +5,9 @@ import { EDGE, edgeCached } from "../../middleware/edge-cache.ts";
 import { ownerDeleteRoute, ownerUpdateRoute } from "../../openapi/owner-routes.ts";
 import { problemResponses } from "../../openapi/problem-responses.ts";
 import { json, jsonBody, newRouter } from "../../openapi/router.ts";
-import { publicRoute, signedIn } from "../../security/guard.ts";
+import { maybeSignedIn, publicRoute, signedIn } from "../../security/guard.ts";
 import { IdParams } from "../../validation/common.ts";
+import { ShareKeyQuery } from "../sharing/schema.ts";
 import {
   AlbumCreateBody,
   AlbumDto,
@@ -58,7 +59,7 @@ const list = createRoute({
   ...edgeCached(
     publicRoute(),
     EDGE.catalogue,
-    "Public. Newest first by creation (ties by id), paginated with `page` and `limit`; the answer is a plain array of albums without their tracks, and a page shorter than `limit` is the last. The optional `artistId` filter must be a UUID (else 400); an unknown artist simply matches nothing (an empty page; GET /artists/{id}/albums answers 404 instead).",
+    "Public. Public albums only (unlisted and private ones are listed nowhere, ADR 0025). Newest first by creation (ties by id), paginated with `page` and `limit`; the answer is a plain array of albums without their tracks, and a page shorter than `limit` is the last. The optional `artistId` filter must be a UUID (else 400); an unknown artist simply matches nothing (an empty page; GET /artists/{id}/albums answers 404 instead).",
   ),
   request: { query: AlbumListQuery },
   responses: {
@@ -74,12 +75,12 @@ const byId = createRoute({
   tags,
   summary: "An album with its tracks",
   ...edgeCached(
-    publicRoute(),
+    maybeSignedIn(),
     EDGE.catalogue,
-    "Public. `tracks` holds every READY track of the album (unpaginated) in album order: the artist's order (`albumPosition`, set with PUT /albums/{id}/tracks/order), else the order they were added; tracks still converting or failed are left out for everyone, the owner included.",
+    "Public. `tracks` holds the album's READY tracks (unpaginated) in album order: the artist's order (`albumPosition`, set with PUT /albums/{id}/tracks/order), else the order they were added; tracks still converting or failed are left out for everyone, the owner included. **Visibility** (ADR 0025): a public album is shown to everyone with its public tracks; an unlisted album only to its owner (signed in) and to whoever sends its share key (`?key=…`, from GET /albums/{id}/share-link), who also sees its unlisted tracks; a private album to its owner alone, who sees every track. To anyone else it answers 404, as a missing album; so does a wrong or rotated key. Answers about an album that is not public, and to requests with `key`, are never kept by a shared cache (`Cache-Control: private, no-store`). A cookie that is present but invalid answers 401.",
   ),
-  request: { params: IdParams },
-  responses: { 200: json(AlbumDto, "The album."), ...problemResponses(400, 404) },
+  request: { params: IdParams, query: ShareKeyQuery },
+  responses: { 200: json(AlbumDto, "The album."), ...problemResponses(400, 401, 404) },
 });
 
 const update = ownerUpdateRoute({
@@ -129,11 +130,16 @@ export const albumRoutes = newRouter()
     const { page, limit, artistId } = c.req.valid("query");
     return c.json(await listAlbums(c.var.deps, { artistId }, { page, limit }), 200);
   })
-  .openapi(byId, async (c) => c.json(await getAlbum(c.var.deps, c.req.valid("param").id), 200))
+  .openapi(byId, async (c) => {
+    const album = await getAlbum(c.var.deps, c.req.valid("param").id, c.req.valid("query").key);
+    c.header("vary", "Cookie");
+    if (album.visibility !== "public") c.header("cache-control", "private, no-store");
+    return c.json(album, 200);
+  })
   .openapi(update, async (c) => {
     const form = isMultipart(c) ? c.req.valid("form") : undefined;
-    const { title, releasedAt, description } = form ?? c.req.valid("json");
-    const input = await readUpdate({ title, releasedAt, description }, form, ["cover"]);
+    const { title, releasedAt, description, visibility } = form ?? c.req.valid("json");
+    const input = await readUpdate({ title, releasedAt, description, visibility }, form, ["cover"]);
     return c.json(await updateAlbum(c.var.deps, c.req.valid("param").id, input), 200);
   })
   .openapi(reorder, async (c) => {

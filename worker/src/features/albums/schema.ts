@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MediaPath, PageQuery, Timestamp } from "../../validation/common.ts";
+import { Visibility } from "../sharing/schema.ts";
 import { CoverFile, Title, TrackArtistDto, TrackDto } from "../tracks/catalogue/schema.ts";
 
 const Uuid = z.uuid().openapi({ example: "0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192" });
@@ -47,6 +48,7 @@ export const AlbumCreateBody = z
 export const AlbumUpdateJson = z
   .object({
     title: Title.optional(),
+    visibility: Visibility.optional(),
     releasedAt: ReleaseDate.nullable().optional(),
     description: AlbumDescription.optional(),
   })
@@ -66,6 +68,7 @@ export const AlbumTrackOrder = z
 export const AlbumUpdateForm = z
   .object({
     title: Title.optional(),
+    visibility: Visibility.optional(),
     description: AlbumDescription.optional(),
     // A form field cannot be null: an empty value stands for null here.
     releasedAt: z
@@ -99,6 +102,7 @@ export const AlbumSummaryDto = z
     releasedAt: z.string().nullable().openapi({ format: "date", example: "2024-05-17" }),
     artistId: Uuid,
     artist: TrackArtistDto,
+    visibility: Visibility,
     createdAt: Timestamp,
   })
   .openapi("AlbumSummary", { description: "An album in a list: without its tracks." });
@@ -106,7 +110,7 @@ export const AlbumSummaryDto = z
 export const AlbumDto = AlbumSummaryDto.extend({
   tracks: TrackDto.array().openapi({
     description:
-      "Its READY tracks, all of them, in album order: the artist's order (`albumPosition`), else the order they were added.",
+      "Its READY tracks the reader may see, in album order: the artist's order (`albumPosition`), else the order they were added. Everyone sees its public tracks; whoever read the album with its key also its unlisted ones; the owner all of them (ADR 0025).",
   }),
 }).openapi("Album");
 

@@ -5,21 +5,26 @@ import {
   pgErrorCode,
   type Queryable,
   tracks,
+  type Visibility,
 } from "@edge-music/db";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, or, type SQL, sql } from "drizzle-orm";
 import { NotFoundError, ValidationError } from "../../errors/app-error.ts";
 import type { Image } from "../../images/images.ts";
 import { discardImages, replaceImages } from "../../images/replace.ts";
 import type { RequestDeps } from "../../request-deps.ts";
 import { assertOwner } from "../../security/guard.ts";
 import { offsetOf, type Page } from "../../validation/common.ts";
+import { listedAlbum } from "../sharing/queries.ts";
 import { readyTracksQuery, toTrackDto } from "../tracks/catalogue/queries.ts";
 import { SUMMARY, toSummary } from "./queries.ts";
 import type { AlbumSummaryView, AlbumView } from "./schema.ts";
 
 const albumNotFound = (id: string) => new NotFoundError(`No album with id ${id}.`);
 
-/** Newest first (ties by id); an unknown artistId matches nothing. */
+/**
+ * Newest first (ties by id); an unknown artistId matches nothing. Public albums, plus the
+ * caller's own of any visibility when `ownerId` is the signed-in artist (ADR 0025).
+ */
 export async function listAlbums(
   ctx: Pick<RequestDeps, "db">,
   filter: { artistId?: string | undefined },
@@ -33,34 +38,78 @@ export const listAlbumsQuery = (
   db: Queryable,
   filter: { artistId?: string | undefined },
   page: Page,
+  ownerId: string | null = null,
 ) =>
   db
     .select(SUMMARY)
     .from(albums)
     .innerJoin(artists, eq(artists.id, albums.artistId))
-    .where(filter.artistId ? eq(albums.artistId, filter.artistId) : undefined)
+    .where(
+      and(
+        filter.artistId ? eq(albums.artistId, filter.artistId) : undefined,
+        ownerId ? or(listedAlbum, eq(albums.artistId, ownerId)) : listedAlbum,
+      ),
+    )
     .orderBy(desc(albums.createdAt), desc(albums.id))
     .limit(page.limit)
     .offset(offsetOf(page));
 
+/** The signed-in artist, who may be an album's owner. */
+const viewerArtist = (ctx: Pick<RequestDeps, "viewer">) =>
+  ctx.viewer?.kind === "artist" ? ctx.viewer.id : null;
+
 /**
- * An album with its READY tracks, oldest first; albums have no state, so everyone sees them.
- * One round trip: the album and its tracks together.
+ * An album with the READY tracks its reader may see (ADR 0025): a public album to everyone, an
+ * unlisted one to whoever gives its share key, any to its owner; else 404 as a missing album.
+ * Everyone sees its public tracks, the key holder also its unlisted ones, the owner all. The key
+ * is compared in SQL. One round trip: the album and its tracks together.
  */
-export async function getAlbum(ctx: Pick<RequestDeps, "db">, id: string): Promise<AlbumView> {
-  const [rows, trackRows] = await ctx.db.batch(albumReads(ctx.db, id));
+export async function getAlbum(
+  ctx: Pick<RequestDeps, "db" | "viewer">,
+  id: string,
+  key?: string,
+): Promise<AlbumView> {
+  const owner = viewerArtist(ctx);
+  const keyed =
+    key === undefined
+      ? undefined
+      : and(eq(albums.visibility, "unlisted"), eq(albums.shareKey, key));
+  const readable = or(listedAlbum, owner ? eq(albums.artistId, owner) : undefined, keyed);
+  const keyedTrack =
+    key === undefined
+      ? undefined
+      : and(
+          eq(tracks.visibility, "unlisted"),
+          sql`exists (select from ${albums} where ${albums.id} = ${tracks.albumId} and ${albums.visibility} = 'unlisted' and ${albums.shareKey} = ${key})`,
+        );
+  const shown = and(
+    eq(tracks.processingStatus, "READY"),
+    or(eq(tracks.visibility, "public"), owner ? eq(tracks.artistId, owner) : undefined, keyedTrack),
+  );
+  const [rows, trackRows] = await ctx.db.batch(albumReads(ctx.db, id, { readable, shown }));
   return toAlbum(id, rows, trackRows);
 }
 
-/** The album's row and its tracks, as queries (the last items of a batch). */
-const albumReads = (db: Queryable, id: string) =>
+/**
+ * The album's row and its tracks, as queries (the last items of a batch). By default as its
+ * owner sees it (every READY track): the writes answer the owner.
+ */
+const albumReads = (
+  db: Queryable,
+  id: string,
+  who: { readable?: SQL | undefined; shown?: SQL | undefined } = {},
+) =>
   [
     db
       .select(SUMMARY)
       .from(albums)
       .innerJoin(artists, eq(artists.id, albums.artistId))
-      .where(eq(albums.id, id)),
-    readyTracksQuery(db, { albumId: id }, "album"),
+      .where(and(eq(albums.id, id), who.readable)),
+    readyTracksQuery(
+      db,
+      { albumId: id, shown: who.shown ?? eq(tracks.processingStatus, "READY") },
+      "album",
+    ),
   ] as const;
 
 function toAlbum(
@@ -108,6 +157,7 @@ export async function createAlbum(
 }
 
 export interface AlbumUpdate extends Partial<AlbumInput> {
+  visibility?: Visibility | undefined;
   cover?: Image | undefined;
 }
 
@@ -128,6 +178,7 @@ export async function updateAlbum(
     ...(update.title !== undefined ? { title: update.title } : {}),
     ...(update.releasedAt !== undefined ? { releasedAt: update.releasedAt } : {}),
     ...(update.description !== undefined ? { description: update.description } : {}),
+    ...(update.visibility !== undefined ? { visibility: update.visibility } : {}),
   };
   const owner = () =>
     db

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { EDGE, edgeCached } from "../../../middleware/edge-cache.ts";
 import { problemResponses } from "../../../openapi/problem-responses.ts";
 import { json, newRouter } from "../../../openapi/router.ts";
-import { publicRoute, signedIn } from "../../../security/guard.ts";
+import { maybeSignedIn, publicRoute, signedIn } from "../../../security/guard.ts";
 import { IdParams, PageQuery } from "../../../validation/common.ts";
 import { AlbumSummaryDto } from "../../albums/schema.ts";
 import { OwnTrackDto, ProcessingStatus, TrackDto } from "../../tracks/catalogue/schema.ts";
@@ -51,14 +51,14 @@ const albumsOf = createRoute({
   tags,
   summary: "An artist's albums",
   ...edgeCached(
-    publicRoute(),
+    maybeSignedIn(),
     EDGE.catalogue,
-    "Public. The artist's albums without their tracks, newest first by creation (ties by id), paginated with `page` and `limit`; a plain array. Unknown artist: 404.",
+    "Public. The artist's public albums without their tracks, newest first by creation (ties by id), paginated with `page` and `limit`; a plain array. The artist themself, signed in, also gets their unlisted and private albums (ADR 0025; `visibility` says which), never from the edge cache. Unknown artist: 404. A cookie that is present but invalid answers 401.",
   ),
   request: { params: IdParams, query: PageQuery },
   responses: {
     200: json(AlbumSummaryDto.array(), "A page of the artist's albums."),
-    ...problemResponses(400, 404),
+    ...problemResponses(400, 401, 404),
   },
 });
 

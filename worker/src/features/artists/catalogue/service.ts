@@ -33,11 +33,19 @@ export async function artistTracks(ctx: Ctx, artistId: string, page: Page) {
   return rows.map(toTrackDto);
 }
 
-/** One round trip: the artist's existence and the page together. */
-export async function artistAlbums(ctx: Ctx, artistId: string, page: Page) {
+/**
+ * One round trip: the artist's existence and the page together. The artist, signed in, also
+ * gets their albums that are not public.
+ */
+export async function artistAlbums(
+  ctx: Pick<RequestDeps, "db" | "viewer">,
+  artistId: string,
+  page: Page,
+) {
+  const own = ctx.viewer?.kind === "artist" && ctx.viewer.id === artistId ? artistId : null;
   const [artist, rows] = await ctx.db.batch([
     artistRow(ctx, artistId),
-    listAlbumsQuery(ctx.db, { artistId }, page),
+    listAlbumsQuery(ctx.db, { artistId }, page, own),
   ]);
   assertArtist(artist, artistId);
   return rows.map(toSummary);

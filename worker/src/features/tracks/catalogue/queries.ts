@@ -1,6 +1,6 @@
 import { playbackGainDb } from "@edge-music/contracts";
 import { albums, artists, type Queryable, qualified, tracks } from "@edge-music/db";
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import { offsetOf, type Page } from "../../../validation/common.ts";
 import { listedTrack } from "../../sharing/queries.ts";
 import type { OwnTrackView, TrackView } from "./schema.ts";
@@ -125,6 +125,8 @@ export const findTrackQuery = (db: Queryable, id: string, key?: string) =>
 export interface TrackFilter {
   artistId?: string | undefined;
   albumId?: string | undefined;
+  /** Which tracks the reader may see; by default what anyone may list (READY and public). */
+  shown?: SQL | undefined;
 }
 
 /**
@@ -150,7 +152,7 @@ export function readyTracksQuery(
     .innerJoin(artists, eq(artists.id, tracks.artistId))
     .where(
       and(
-        listedTrack,
+        filter.shown ?? listedTrack,
         filter.artistId ? eq(tracks.artistId, filter.artistId) : undefined,
         filter.albumId ? eq(tracks.albumId, filter.albumId) : undefined,
       ),
