@@ -23,6 +23,8 @@ import { lifecycle, loadLine, startMigratedInfra } from "./support/seed-stack.ts
 import { report, summarize } from "./support/stats.ts";
 
 const N = Number(process.env.BENCH_N ?? 10);
+// Only the cases whose label holds this text (BENCH_ONLY="search3 albums"), for a quick re-run.
+const ONLY = process.env.BENCH_ONLY ?? "";
 const TARGET_MS = 20;
 const PAGE = 500;
 
@@ -169,7 +171,7 @@ try {
   // Only the caller's own lists (recent) read it: none of these.
   const userId = undefined;
   const verdicts: string[] = [];
-  for (const { label, method, params, seek } of cases) {
+  for (const { label, method, params, seek } of cases.filter((c) => c.label.includes(ONLY))) {
     await seek?.();
     const reads = method.reads({ db, now }, method.args(params), userId);
     for (const read of reads) await read;

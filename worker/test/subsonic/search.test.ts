@@ -10,6 +10,7 @@ type Kind = "artist" | "album" | "song";
 /** Every page of one kind of an empty search3, as an app's offline sync reads them. */
 async function sweep(auth: Record<string, string>, kind: Kind, count: number, query = '""') {
   const seen: string[] = [];
+  const items: Answer[] = [];
   const none = { artistCount: "0", albumCount: "0", songCount: "0" };
   for (let page = 0; page < 1000; page++) {
     const body = await json(
@@ -23,7 +24,12 @@ async function sweep(auth: Record<string, string>, kind: Kind, count: number, qu
     );
     const got = ids(body.searchResult3[kind]);
     seen.push(...got);
-    if (got.length < count) return seen;
+    items.push(...(body.searchResult3[kind] ?? []));
+    // The answers' items beside the ids, out of the array's compared members.
+    if (got.length < count)
+      return Object.defineProperty(seen, "items", { value: items }) as string[] & {
+        items: Answer[];
+      };
   }
   throw new Error("the sweep never ended");
 }
@@ -74,12 +80,13 @@ describe("Subsonic search3", () => {
       expect(new Set(albums).size).toBe(albums.length);
       expect(albums).toEqual(expect.arrayContaining([c.album.id, `single-${c.single.id}`]));
       expect(albums).not.toContain(`single-${hidden.id}`);
+      expect(albums.items.find((a) => a.id === c.album.id)).toMatchObject({ songCount: 2 });
       // Real albums first, then the singles, each by id.
       expect([...albums].sort()).toEqual(albums);
 
       const artists = await sweep(auth, "artist", count, query);
       expect(new Set(artists).size).toBe(artists.length);
-      expect(artists).toContain(c.artist.id);
+      expect(artists.items.find((a) => a.id === c.artist.id)).toMatchObject({ albumCount: 2 });
     },
   );
 
