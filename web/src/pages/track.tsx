@@ -1,5 +1,7 @@
 // A track: details, play, add to the queue, and (signed-in listener) add to one of their playlists.
+
 import { useState } from "preact/hooks";
+import { useLocation } from "preact-iso";
 import { api, unwrap } from "../api.ts";
 import { player } from "../player/engine.ts";
 import { account } from "../session.ts";
@@ -21,15 +23,22 @@ export function TrackPage({ id }: { id: string }) {
   return <TrackView key={id} id={id} />;
 }
 
-const useTrack = (id: string) =>
+/** The track; `key`, from an unlisted track's link (`?key=…`), opens it (ADR 0025). */
+const useTrack = (id: string, key: string | undefined) =>
   useResource(
     async (signal) =>
-      unwrap(await api().GET("/api/v1/tracks/{id}", { params: { path: { id } }, signal })),
-    [id],
+      unwrap(
+        await api().GET("/api/v1/tracks/{id}", {
+          params: { path: { id }, query: key ? { key } : {} },
+          signal,
+        }),
+      ),
+    [id, key],
   );
 
 function TrackView({ id }: { id: string }) {
-  const track = useTrack(id);
+  const key = useLocation().query.key;
+  const track = useTrack(id, key);
   if (track.error) return <ErrorMessage error={track.error} />;
   if (!track.data) return <Loading />;
   const t = track.data;
@@ -37,7 +46,8 @@ function TrackView({ id }: { id: string }) {
   return (
     <>
       <TrackHeader t={t} gain={gain} />
-      <MoreLikeThis id={t.id} />
+      {/* An unlisted track has no related list: its listeners are not shown. */}
+      {!("stream" in t) && <MoreLikeThis id={t.id} />}
     </>
   );
 }
@@ -49,6 +59,11 @@ function TrackHeader({
   t: NonNullable<ReturnType<typeof useTrack>["data"]>;
   gain: number | null | undefined;
 }) {
+  // A track read with its link's key plays through its signed URLs (ADR 0026).
+  const item = () => ({
+    ...toQueueItem(t),
+    ...("stream" in t ? { stream: t.stream.master } : {}),
+  });
   return (
     <header class="profile">
       <Cover src={t.cover} size={160} alt={`Cover of ${t.title}`} />
@@ -71,14 +86,10 @@ function TrackHeader({
           </p>
         )}
         <div class="row">
-          <button
-            type="button"
-            class="primary"
-            onClick={() => void player.playQueue([toQueueItem(t)])}
-          >
+          <button type="button" class="primary" onClick={() => void player.playQueue([item()])}>
             Play
           </button>
-          <button type="button" onClick={() => player.enqueue(toQueueItem(t))}>
+          <button type="button" onClick={() => player.enqueue(item())}>
             Add to queue
           </button>
           <LikeButton track={t} labelled />

@@ -13,6 +13,11 @@ export interface QueueItem {
    * `loudness.gainDb`; null: none measured); undefined when unknown, and the player reads it.
    */
   gainDb?: number | null;
+  /**
+   * The HLS master's signed path of a track that is not public (read with its link's key: ADR
+   * 0026); absent for public tracks, whose path the player makes from the id.
+   */
+  stream?: string;
 }
 
 /** The name to show for an artist: the display name when there is one. */

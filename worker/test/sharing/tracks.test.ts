@@ -176,10 +176,13 @@ describe("an unlisted track", () => {
       "NOT_FOUND",
     );
     await expectProblem(
-      await listener.client.post(`/api/v1/history/${track.id}`),
+      await listener.client.post(`/api/v1/history/tracks/${track.id}`),
       404,
       "NOT_FOUND",
     );
+    // The same listener records a public track's listen: the 404 above is the visibility's.
+    const shown = await trackOf("public");
+    expect((await listener.client.post(`/api/v1/history/tracks/${shown.id}`)).status).toBe(201);
     const likes = await withDb((db) => db.select().from(trackLikes));
     expect(likes.some((like) => like.trackId === track.id)).toBe(false);
   });
