@@ -1,15 +1,13 @@
 // The one player of the page: a queue (shuffle, repeat, edits: the rules of queue.ts), an <audio>
 // element fed by hls.js (loaded on the first play; Safari's own HLS where MSE is missing), the
-// track's loudness gain through Web Audio, the waveform, Media Session controls, and a play
-// reported once 30 s (or the whole of a shorter track) were heard: to the history of a signed-in
-// user, else as an anonymous play (ADR 0028).
+// track's loudness gain through Web Audio, the waveform, Media Session controls, and a listen
+// recorded in the history of a signed-in user.
 import { computed, signal } from "@preact/signals";
 import type HlsType from "hls.js";
 import { api, messageOf, unwrap } from "../api.ts";
 import { account } from "../session.ts";
 import { announce } from "./announce.ts";
 import { bindControls, showPosition, showTrack } from "./media-session.ts";
-import { heardSince, isPlay } from "./play-report.ts";
 import {
   afterEnd,
   appended,
@@ -70,9 +68,6 @@ export class Player {
   #graph: { context: AudioContext; gain: GainNode } | null | undefined;
   #load = 0;
   #listened = false;
-  /** Seconds of the current track heard (seeks excluded), and where the last tick was. */
-  #heard = 0;
-  #lastTick = 0;
   /** A refresh of the session was tried since the stream last played (one per expiry). */
   #refreshed = false;
   /** Media errors hls.js was asked to recover from, for this track. */
@@ -109,7 +104,7 @@ export class Player {
     audio.addEventListener("playing", () => {
       this.waiting.value = false;
       this.#refreshed = false;
-      this.#lastTick = audio.currentTime;
+      this.#recordListen();
     });
     // The browser's own HLS (no MediaSource, as on iOS) reports here; hls.js reports its own.
     audio.addEventListener("error", () => {
@@ -123,9 +118,6 @@ export class Player {
       if (!audio.paused) this.#changedAt = Date.now();
       this.currentTime.value = audio.currentTime;
       if (this.#audio) showPosition(this.#audio);
-      if (!audio.paused) this.#heard += heardSince(this.#lastTick, audio.currentTime);
-      this.#lastTick = audio.currentTime;
-      if (isPlay(this.#heard, this.duration.value || null)) this.#recordListen();
     });
     audio.addEventListener("durationchange", () => {
       if (Number.isFinite(audio.duration)) this.duration.value = audio.duration;
@@ -250,8 +242,6 @@ export class Player {
     this.gainDb.value = item.gainDb ?? null;
     this.error.value = null;
     this.#listened = false;
-    this.#heard = 0;
-    this.#lastTick = 0;
     this.#refreshed = false;
     this.#recoveries = 0;
     showTrack(item);
@@ -340,7 +330,6 @@ export class Player {
       return;
     }
     this.#listened = false; // Each time round is a listen.
-    this.#heard = 0;
     this.seek(0);
     void this.play();
   }
@@ -496,23 +485,13 @@ export class Player {
     }
   }
 
-  /**
-   * Once heard (30 s, or the whole of a shorter track): a signed-in listener's listen goes to the
-   * history, which reports the play too; a listener who is not signed in reports the play alone.
-   * An artist's own listening is no play.
-   */
   #recordListen(): void {
     const item = this.current.value;
-    const kind = account.value?.kind;
-    if (this.#listened || !item || kind === "artist") return;
+    if (this.#listened || !item || account.value?.kind !== "user") return;
     this.#listened = true;
-    const sent =
-      kind === "user"
-        ? api("user").POST("/api/v1/history/tracks/{trackId}", {
-            params: { path: { trackId: item.id } },
-          })
-        : api().POST("/api/v1/plays", { body: { trackId: item.id } });
-    void sent.catch((error: unknown) => console.warn("play not reported:", messageOf(error)));
+    void api("user")
+      .POST("/api/v1/history/tracks/{trackId}", { params: { path: { trackId: item.id } } })
+      .catch((error: unknown) => console.warn("listen not recorded:", messageOf(error)));
   }
 }
 
