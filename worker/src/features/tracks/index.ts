@@ -5,8 +5,8 @@ import { trackEventRoutes } from "./events/routes.ts";
 import { formUploadRoutes } from "./form-upload/routes.ts";
 import { trackLikeRoutes } from "./likes/routes.ts";
 import { relatedRoutes } from "./related/routes.ts";
-import { trendingRoutes } from "./trending/routes.ts";
 import { streamingRoutes } from "./streaming/routes.ts";
+import { trendingRoutes } from "./trending/routes.ts";
 import { waveformRoutes } from "./waveform/routes.ts";
 
 /**
