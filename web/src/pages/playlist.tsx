@@ -1,5 +1,6 @@
 // A playlist: anyone reads a public one and plays it; another signed-in listener likes it; its
 // owner reorders or removes its tracks, edits it and deletes it (playlist/).
+import { useLocation } from "preact-iso";
 import { api, ProblemError, unwrap } from "../api.ts";
 import { player } from "../player/engine.ts";
 import { account } from "../session.ts";
@@ -8,6 +9,7 @@ import { Cover } from "../ui/cover.tsx";
 import { plural } from "../ui/format.ts";
 import { PageTitle } from "../ui/headings.tsx";
 import { ErrorMessage, Loading } from "../ui/messages.tsx";
+import { visibilityLabel } from "../ui/playlist-fields.tsx";
 import { useResource } from "../ui/resource.ts";
 import { ShareButton } from "../ui/share-button.tsx";
 import { TrackList, toQueueItem } from "../ui/track-list.tsx";
@@ -21,10 +23,17 @@ export function PlaylistPage({ id }: { id: string }) {
 }
 
 function PlaylistView({ id }: { id: string }) {
+  // An unlisted playlist's link carries its key (`?key=…`, ADR 0025).
+  const key = useLocation().query.key;
   const playlist = useResource(
     async (signal) =>
-      unwrap(await api().GET("/api/v1/playlists/{id}", { params: { path: { id } }, signal })),
-    [id],
+      unwrap(
+        await api().GET("/api/v1/playlists/{id}", {
+          params: { path: { id }, query: key ? { key } : {} },
+          signal,
+        }),
+      ),
+    [id, key],
   );
   const liking = useAction();
   if (playlist.error) {
@@ -70,7 +79,7 @@ function PlaylistView({ id }: { id: string }) {
       <header class="profile">
         <Cover src={p.cover} size={160} alt={`Cover of ${p.title}`} />
         <div>
-          <p class="muted small">{p.isPublic ? "Public playlist" : "Private playlist"}</p>
+          <p class="muted small">{visibilityLabel(p.visibility)} playlist</p>
           <PageTitle title={p.title}>{p.title}</PageTitle>
           {p.description && <p>{p.description}</p>}
           <p class="muted small">

@@ -33,15 +33,39 @@ export function PlaylistFields({
           defaultValue={initial?.description}
         />
       </div>
-      <label class="check">
-        <input type="checkbox" name="isPublic" defaultChecked={initial?.isPublic} /> Public
-      </label>
+      <div class="field">
+        <label for="field-visibility">Visibility</label>
+        <select id="field-visibility" name="visibility">
+          {VISIBILITIES.map(([value, label]) => (
+            <option
+              key={value}
+              value={value}
+              selected={value === (initial?.visibility ?? "private")}
+            >
+              {label}
+            </option>
+          ))}
+        </select>
+      </div>
     </>
   );
 }
 
+type Visibility = Playlist["visibility"];
+
+/** Who may see a playlist (ADR 0025); `isPublic` is true exactly for the first. */
+const VISIBILITIES: Array<[Visibility, string]> = [
+  ["public", "Public: listed and searchable"],
+  ["unlisted", "Unlisted: only people with the link"],
+  ["private", "Private: only you"],
+];
+
+/** How a playlist's visibility is shown in a list or on its page. */
+export const visibilityLabel = (visibility: Visibility) =>
+  visibility === "public" ? "Public" : visibility === "unlisted" ? "Unlisted" : "Private";
+
 export const playlistInput = (data: FormData) => ({
   title: String(data.get("title") ?? "").trim(),
   description: String(data.get("description") ?? "").trim(),
-  isPublic: data.has("isPublic"),
+  visibility: String(data.get("visibility") ?? "private") as Visibility,
 });

@@ -6,7 +6,7 @@ import { Form } from "../../ui/form.tsx";
 import { plural } from "../../ui/format.ts";
 import { PageTitle } from "../../ui/headings.tsx";
 import { PagedList, usePaged } from "../../ui/paged.tsx";
-import { PlaylistFields, playlistInput } from "../../ui/playlist-fields.tsx";
+import { PlaylistFields, playlistInput, visibilityLabel } from "../../ui/playlist-fields.tsx";
 import { ListenerOnly } from "./listener-only.tsx";
 
 export function Library() {
@@ -48,7 +48,7 @@ function LibraryPage() {
                       <span class="ellipsis">{p.title}</span>
                     </a>
                     <span class="muted small">
-                      {plural(p._count.tracks, "track")} · {p.isPublic ? "Public" : "Private"}
+                      {plural(p._count.tracks, "track")} · {visibilityLabel(p.visibility)}
                     </span>
                   </li>
                 ))}

@@ -35,7 +35,7 @@ export function EditPlaylist({
       const form = new FormData();
       form.set("title", fields.title);
       form.set("description", fields.description);
-      form.set("isPublic", String(fields.isPublic));
+      form.set("visibility", fields.visibility);
       if (file) form.set("cover", file);
       return form;
     };
