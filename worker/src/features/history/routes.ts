@@ -2,10 +2,10 @@ import { createRoute } from "@hono/zod-openapi";
 import { problemResponses } from "../../openapi/problem-responses.ts";
 import { json, newRouter } from "../../openapi/router.ts";
 import { signedIn } from "../../security/guard.ts";
+import { PageQuery } from "../../validation/common.ts";
 import { userListener } from "../plays/listener-key.ts";
 import { countryOf } from "../plays/message.ts";
 import { recordPlay } from "../plays/record.ts";
-import { PageQuery } from "../../validation/common.ts";
 import { DeletedDto, HistoryPageDto, ListenDto, TrackIdParams } from "./schema.ts";
 import { clearHistory, listHistory, recordListen, removeTrack } from "./service.ts";
 
@@ -84,7 +84,12 @@ export const historyRoutes = newRouter()
     const listen = await recordListen(c.var.deps, trackId);
     // The listen is a play: the queue takes it after the response (ADR 0028).
     const listener = userListener(c.var.deps.principal.id);
-    recordPlay(c.var.deps, { trackId, listener, country: countryOf(c.req.raw), at: c.var.deps.now });
+    recordPlay(c.var.deps, {
+      trackId,
+      listener,
+      country: countryOf(c.req.raw),
+      at: c.var.deps.now,
+    });
     return c.json(listen, 201);
   })
   .openapi(listHistoryRoute, async (c) => {
