@@ -1,4 +1,4 @@
-import { bigint, jsonb, pgTable, primaryKey } from "drizzle-orm/pg-core";
+import { bigint, jsonb, pgTable } from "drizzle-orm/pg-core";
 import { timestamptz } from "./columns";
 
 // A roll-up of plays (ADR 0028), written only by the plays queue's consumer
