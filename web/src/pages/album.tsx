@@ -1,5 +1,6 @@
 // An album: its READY tracks in album order and numbered, their running time, the artist's words
 // about it; playable as a whole.
+import { useLocation } from "preact-iso";
 import { api, unwrap } from "../api.ts";
 import { player } from "../player/engine.ts";
 import { account } from "../session.ts";
@@ -20,10 +21,17 @@ export function AlbumPage({ id }: { id: string }) {
 }
 
 function AlbumView({ id }: { id: string }) {
+  // An unlisted album's link carries its key (`?key=…`, ADR 0025).
+  const key = useLocation().query.key;
   const album = useResource(
     async (signal) =>
-      unwrap(await api().GET("/api/v1/albums/{id}", { params: { path: { id } }, signal })),
-    [id],
+      unwrap(
+        await api().GET("/api/v1/albums/{id}", {
+          params: { path: { id }, query: key ? { key } : {} },
+          signal,
+        }),
+      ),
+    [id, key],
   );
   if (album.error) return <ErrorMessage error={album.error} />;
   if (!album.data) return <Loading />;
