@@ -14,7 +14,8 @@ parseEnv(env as Bindings);
 const app = createApp();
 
 /** The cron that runs every minute (wrangler.toml); any other is the hourly one. */
-export const EVERY_MINUTE = "* * * * *";
+// Not exported: every named export of the entry module must be a handler (workerd refuses a string).
+const EVERY_MINUTE = "* * * * *";
 
 /**
  * The cron triggers (wrangler.toml), told apart by `controller.cron`: every minute, plays the
