@@ -132,6 +132,8 @@ async function main(): Promise<void> {
           "--port",
           String(ports.worker),
           "--show-interactive-dev-session=false",
+          // Cron triggers by HTTP (/cdn-cgi/local/scheduled): fired by the timer below.
+          "--test-scheduled",
         ],
         {
           cwd: join(root, "worker"),
@@ -147,6 +149,7 @@ async function main(): Promise<void> {
     );
     const api = `http://localhost:${ports.worker}/api/v1`;
     await waitForHttp(`${api}/health/live`, 120_000);
+    fireCrons(`http://127.0.0.1:${ports.worker}`, prefixed("cron"));
     say(
       `ready in ${((Date.now() - started) / 1000).toFixed(1)} s · player http://localhost:${ports.worker}/ · api ${api} · docs ${api}/docs · health ${api}/health/ready · ` +
         `postgres ${redact(infra.databaseUrl)} · pooler (the Worker's) ${redact(infra.pooledDatabaseUrl)} · neon bridge ${infra.neonWsProxy} ${infra.neonHttpEndpoint} · db rtt ${infra.dbRttMs} ms · redis ${infra.redisUrl} · s3 ${infra.s3.endpoint}/${infra.s3.bucket} · stand-ins ${infra.standIns.url} · Ctrl-C stops all`,
@@ -155,6 +158,27 @@ async function main(): Promise<void> {
     say(`failed to start: ${error instanceof Error ? error.message : String(error)}`);
     await stop(1);
   }
+}
+
+/**
+ * wrangler dev does not fire cron triggers: every minute (wrangler.toml's `* * * * *`: the play
+ * inbox and trending, ADR 0028) and at minute 17 of each hour (the hourly clean-up), this asks the
+ * Worker to run them, so a play shows in trending locally within about a minute.
+ */
+function fireCrons(origin: string, log: (line: string) => void): void {
+  const fire = async (cron: string) => {
+    const url = `${origin}/cdn-cgi/local/scheduled?cron=${encodeURIComponent(cron)}`;
+    const answer = await fetch(url).catch((error: Error) => error);
+    if (answer instanceof Error || !answer.ok) {
+      log(`${cron}: ${answer instanceof Error ? answer.message : `HTTP ${answer.status}`}`);
+    }
+  };
+  const tick = () => {
+    void fire("* * * * *");
+    if (new Date().getUTCMinutes() === 17) void fire("17 * * * *");
+  };
+  tick();
+  setInterval(tick, 60_000).unref();
 }
 
 async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
