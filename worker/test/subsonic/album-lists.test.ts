@@ -56,11 +56,23 @@ describe("Subsonic album lists (getAlbumList2) and random songs", () => {
       const page = idsOf(await json(await call("getAlbumList2", { ...auth, type, size: "2" })));
       expect(page.length).toBeLessThanOrEqual(2);
     }
-    for (const type of ["highest", "starred", "byGenre"]) {
-      expect(
-        idsOf(await json(await call("getAlbumList2", { ...auth, type, genre: "Rock" }))),
-      ).toEqual([]);
-    }
+    expect(
+      idsOf(await json(await call("getAlbumList2", { ...auth, type: "byGenre", genre: "Rock" }))),
+    ).toEqual([]);
+    // Starred: the caller's album stars; highest: albums whose songs anyone rated, best first.
+    expect(idsOf(await json(await call("getAlbumList2", { ...auth, type: "starred" })))).toEqual(
+      [],
+    );
+    await call("star", { ...auth, albumId: album.id });
+    expect(idsOf(await json(await call("getAlbumList2", { ...auth, type: "starred" })))).toEqual([
+      album.id,
+    ]);
+    await call("setRating", { ...auth, id: first.id, rating: "5" });
+    const highest = idsOf(
+      await json(await call("getAlbumList2", { ...auth, type: "highest", size: "500" })),
+    );
+    expect(highest).toContain(album.id);
+    expect(highest).not.toContain(`single-${single.id}`);
   });
 
   it("10 without a type or a year range of byYear; 0 for an unknown type", async () => {

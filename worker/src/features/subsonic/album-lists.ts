@@ -1,4 +1,12 @@
-import { albums, artists, type HttpDatabase, listeningHistory, tracks } from "@edge-music/db";
+import {
+  albumLikes,
+  albums,
+  artists,
+  type HttpDatabase,
+  listeningHistory,
+  trackRatings,
+  tracks,
+} from "@edge-music/db";
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { intArg, required } from "./args.ts";
 import { SUBSONIC_ERRORS, SubsonicError } from "./errors.ts";
@@ -20,8 +28,10 @@ const TYPES = [
 ] as const;
 type ListType = (typeof TYPES)[number];
 
-/** Lists our model cannot fill yet (no ratings, album likes or genres): empty, not an error. */
-const EMPTY: ReadonlySet<ListType> = new Set(["highest", "starred", "byGenre"]);
+/** Lists our model cannot fill yet (no genres): empty, not an error. */
+const EMPTY: ReadonlySet<ListType> = new Set(["byGenre"]);
+/** Lists of the caller's own (plays, stars): read for the claimed listener, kept for one. */
+const OWN: ReadonlySet<ListType> = new Set(["recent", "starred"]);
 
 const MAX_SIZE = 500;
 const sizeOf = (params: URLSearchParams, fallback: number) =>
@@ -59,6 +69,9 @@ function albumListQuery(db: HttpDatabase, args: ListArgs, userId: SQL) {
   const plays = (who?: SQL) =>
     sql`(select count(*) from ${listeningHistory} where ${listeningHistory.trackId} = any(array_agg(${tracks.id}))${who ? sql` and ${listeningHistory.userId} = ${who}` : sql``})`;
   const lastPlayed = sql`(select max(${listeningHistory.listenedAt}) from ${listeningHistory} where ${listeningHistory.userId} = ${userId} and ${listeningHistory.trackId} = any(array_agg(${tracks.id})))`;
+  // Everyone's ratings of the album's tracks (`highest`); the caller's star of it (`starred`).
+  const rating = sql`(select avg(${trackRatings.rating}) from ${trackRatings} where ${trackRatings.trackId} = any(array_agg(${tracks.id})))`;
+  const starredAt = sql`(select ${albumLikes.createdAt} from ${albumLikes} where ${albumLikes.userId} = ${userId} and ${albumLikes.albumId} = any(array_agg(${tracks.albumId})))`;
   const orders: Record<ListType, SQL> = {
     newest: sql`min(${tracks.createdAt}) desc`,
     alphabeticalByName: sql`lower(coalesce(min(${albums.title}), min(${tracks.title})))`,
@@ -67,8 +80,8 @@ function albumListQuery(db: HttpDatabase, args: ListArgs, userId: SQL) {
     byYear: (args.fromYear ?? 0) > (args.toYear ?? 0) ? sql`${year} desc` : sql`${year} asc`,
     recent: sql`${lastPlayed} desc nulls last`,
     frequent: sql`${plays()} desc`,
-    highest: sql`1`,
-    starred: sql`1`,
+    highest: sql`${rating} desc`,
+    starred: sql`${starredAt} desc`,
     byGenre: sql`1`,
   };
   const low = Math.min(args.fromYear ?? 0, args.toYear ?? 0);
@@ -80,7 +93,11 @@ function albumListQuery(db: HttpDatabase, args: ListArgs, userId: SQL) {
         ? sql`${lastPlayed} is not null`
         : args.type === "frequent"
           ? sql`${plays()} > 0`
-          : sql`true`;
+          : args.type === "highest"
+            ? sql`${rating} is not null`
+            : args.type === "starred"
+              ? sql`${starredAt} is not null`
+              : sql`true`;
   return db
     .select({
       id: albumIdOf,
@@ -114,8 +131,8 @@ export const albumListMethods = {
     reads: (deps, args, userId) =>
       EMPTY.has(args.type) ? [] : [albumListQuery(deps.db, args, userId)],
     answer: ({ args, caller, results }) => {
-      // `recent` read the claimed listener's plays: the caller's only if it is that listener.
-      const mine = args.type !== "recent" || caller.kind === "user";
+      // `recent` and `starred` read the claimed listener's rows: the caller's only if it is one.
+      const mine = !OWN.has(args.type) || caller.kind === "user";
       const rows = mine ? ((results[0] ?? []) as ListRow[]) : [];
       return {
         albumList2: {
