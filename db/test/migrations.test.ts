@@ -22,6 +22,7 @@ const TABLES = [
   "artists",
   "follows",
   "listening_history",
+  "play_artist_countries_daily",
   "play_artist_daily",
   "play_artist_listeners_daily",
   "play_countries_daily",

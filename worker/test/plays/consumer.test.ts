@@ -38,7 +38,7 @@ describe("the plays queue's consumer", () => {
       { country: "DE", plays: 1 },
       { country: "FR", plays: 1 },
     ]);
-    expect(rollups.artistDaily).toEqual([{ day: today(), listeners: 2 }]);
+    expect(rollups.artistDaily).toEqual([{ day: today(), plays: 2, listeners: 2 }]);
   });
 
   it("counts the same listener and track once per 10 minutes, within a batch and across batches", async () => {

@@ -86,7 +86,11 @@ export async function rollupsOf(trackId: string) {
       .where(eq(playCountriesDaily.trackId, trackId))
       .orderBy(playCountriesDaily.country);
     const artistDaily = await db
-      .select({ day: playArtistDaily.day, listeners: playArtistDaily.listeners })
+      .select({
+        day: playArtistDaily.day,
+        plays: playArtistDaily.plays,
+        listeners: playArtistDaily.listeners,
+      })
       .from(playArtistDaily)
       .where(eq(playArtistDaily.artistId, track?.artistId ?? ""))
       .orderBy(playArtistDaily.day);

@@ -114,9 +114,19 @@ function countStatement(db: HttpDatabase, plays: PlayMessage[]) {
       RETURNING artist_id, day
     ),
     artist_daily AS (
-      INSERT INTO play_artist_daily AS a (artist_id, day, listeners)
-      SELECT artist_id, day, count(*)::int FROM new_artist_listeners GROUP BY 1, 2 ORDER BY 1, 2
-      ON CONFLICT (artist_id, day) DO UPDATE SET listeners = a.listeners + excluded.listeners
+      INSERT INTO play_artist_daily AS a (artist_id, day, plays, listeners)
+      SELECT p.artist_id, p.day, p.plays, coalesce(n.listeners, 0)
+      FROM (SELECT artist_id, day, count(*)::int AS plays FROM plays GROUP BY 1, 2) p
+      LEFT JOIN (SELECT artist_id, day, count(*)::int AS listeners FROM new_artist_listeners GROUP BY 1, 2) n
+        USING (artist_id, day)
+      ORDER BY 1, 2
+      ON CONFLICT (artist_id, day) DO UPDATE
+        SET plays = a.plays + excluded.plays, listeners = a.listeners + excluded.listeners
+    ),
+    artist_countries AS (
+      INSERT INTO play_artist_countries_daily AS ac (artist_id, day, country, plays)
+      SELECT artist_id, day, country, count(*)::int FROM plays GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+      ON CONFLICT (artist_id, day, country) DO UPDATE SET plays = ac.plays + excluded.plays
     ),
     countries AS (
       INSERT INTO play_countries_daily AS c (track_id, day, country, plays)

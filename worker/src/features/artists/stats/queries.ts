@@ -37,13 +37,16 @@ export function statsStatements(s: StatsScope): {
   track: SQL;
 } {
   const mine = tracksOf(s);
+  // A whole artist reads its own roll-ups (a row per day, a few per day and country); one track
+  // reads the track's.
+  const plays = s.trackId
+    ? sql`select day, plays, listeners from play_counts_daily
+        where track_id = ${s.trackId} and ${inRange(s)}
+          and track_id in (select id from tracks where artist_id = ${s.artistId})`
+    : sql`select day, plays, listeners from play_artist_daily
+        where artist_id = ${s.artistId} and ${inRange(s)}`;
   const days = sql`
-    with plays as (
-      select day, sum(plays)::int as plays, sum(listeners)::int as listeners
-      from play_counts_daily where track_id in (${mine}) and ${inRange(s)} group by day
-    ), artist_listeners as (
-      select day, listeners from play_artist_daily where artist_id = ${s.artistId} and ${inRange(s)}
-    ), likes as (
+    with plays as (${plays}), likes as (
       select (created_at at time zone 'UTC')::date as day, count(*)::int as likes
       from track_likes where track_id in (${mine}) and ${atInRange(sql`created_at`, s)} group by 1
     ), followers as (
@@ -52,12 +55,11 @@ export function statsStatements(s: StatsScope): {
     )
     select to_char(d, 'YYYY-MM-DD') as day,
       coalesce(p.plays, 0) as plays,
-      coalesce(${s.trackId ? sql`p.listeners` : sql`a.listeners`}, 0) as listeners,
+      coalesce(p.listeners, 0) as listeners,
       coalesce(l.likes, 0) as likes,
       coalesce(f.followers, 0) as "newFollowers"
     from generate_series(${s.from}::date, ${s.to}::date, interval '1 day') as d
     left join plays p on p.day = d::date
-    left join artist_listeners a on a.day = d::date
     left join likes l on l.day = d::date
     left join followers f on f.day = d::date
     order by d`;
@@ -66,9 +68,14 @@ export function statsStatements(s: StatsScope): {
     from play_counts_daily p join tracks t on t.id = p.track_id
     where p.track_id in (${mine}) and ${inRange(s, sql`p.day`)}
     group by t.id, t.title order by plays desc, t.id limit ${TOP_TRACKS}`;
-  const countries = sql`
+  const countries = s.trackId
+    ? sql`
     select country, sum(plays)::int as plays from play_countries_daily
     where track_id in (${mine}) and ${inRange(s)}
+    group by country order by plays desc, country limit ${TOP_COUNTRIES}`
+    : sql`
+    select country, sum(plays)::int as plays from play_artist_countries_daily
+    where artist_id = ${s.artistId} and ${inRange(s)}
     group by country order by plays desc, country limit ${TOP_COUNTRIES}`;
   const track = sql`select count(*)::int as found from (${mine}) as t`;
   return { days, top, countries, track };
