@@ -42,7 +42,8 @@ export function onError(thrown: Error, c: Context<AppEnv>): Response {
       ...(error instanceof ValidationError ? { errors: error.errors } : {}),
       ...(error.extensions ? { extensions: error.extensions } : {}),
     });
-    if (body.status >= 500)
+    // 501 is a form the service declines to make (oEmbed's XML), not a failure of ours.
+    if (body.status >= 500 && error.code !== "NOT_IMPLEMENTED")
       log?.error(error.message, { code: error.code, ...describeError(error) });
     return problemResponse(body, { ...error.headers, "x-request-id": requestId });
   }

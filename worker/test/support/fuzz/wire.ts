@@ -80,10 +80,15 @@ export function toRequest(
 export async function expectWellFormed(response: Response, spec: RequestSpec): Promise<void> {
   const where = `${spec.method} ${spec.url.slice(0, 200)}`;
   const text = await response.text();
-  expect(
-    response.status,
-    `${where} answered ${response.status}: ${text.slice(0, 500)}`,
-  ).toBeLessThan(500);
+  // 501 NOT_IMPLEMENTED is an answer, not a failure: a form the service does not make (oEmbed's
+  // XML, which the spec answers so); it is still checked as a problem document below.
+  const declined = response.status === 501 && text.includes('"NOT_IMPLEMENTED"');
+  if (!declined) {
+    expect(
+      response.status,
+      `${where} answered ${response.status}: ${text.slice(0, 500)}`,
+    ).toBeLessThan(500);
+  }
   if (response.status < 400) return;
   expect(response.headers.get("content-type"), where).toBe("application/problem+json");
   const body = JSON.parse(text) as Record<string, unknown>;
