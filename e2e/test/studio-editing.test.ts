@@ -1,9 +1,10 @@
 // The studio's editing in a real browser (Debian's Chromium through playwright-core) against the
 // local stack: a track's title, album and cover; an album's details and track order, seen on its
-// page with numbers and running time; display names, found by search as typed; a public
-// playlist's owner; a converting track's row that shows its duration and embedded cover at READY
-// without a reload. Each touched screen passes axe's WCAG 2.1 A/AA rules; nothing is requested
-// from another origin and no page error or CSP breach happens on the way.
+// page with numbers and running time; a track made unlisted, its link and a new one; display
+// names, found by search as typed; a public playlist's owner; a converting track's row that shows
+// its duration and embedded cover at READY without a reload. Each touched screen passes axe's
+// WCAG 2.1 A/AA rules; nothing is requested from another origin and no page error or CSP breach
+// happens on the way.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -111,6 +112,55 @@ describe("the studio's editing", () => {
         .poll(() => cover.evaluate((img) => (img as HTMLImageElement).naturalWidth))
         .toBeGreaterThan(0);
       await expectNoAxeViolations(page, "track page");
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("a track made unlisted in the studio shows its link, a new link ends the old, and the link opens its page", async () => {
+    const { page, context, problems } = await openWatched(browser, stack.apiUrl, {
+      bypassCSP: true,
+    });
+    try {
+      await signUpThroughPage(page, stack.apiUrl, "Artist", "sharer");
+      const id = await uploadAs(context, stack.apiUrl, mp3, "Secret demo");
+      await waitReadyAs(context, stack.apiUrl, id);
+      await page.goto(`${stack.apiUrl}/studio`);
+      const row = page.getByRole("listitem").filter({ hasText: "Secret demo" });
+      await row.getByRole("button", { name: "Edit Secret demo" }).click();
+      const form = page.getByRole("form", { name: "Edit Secret demo" });
+      await form.getByLabel("Visibility").selectOption("unlisted");
+      await form.getByRole("button", { name: "Save changes" }).click();
+      await row.getByText("Unlisted").waitFor();
+
+      await row.getByRole("button", { name: "Edit Secret demo" }).click();
+      const link = row.getByLabel("Link of Secret demo");
+      await expect
+        .poll(() => link.inputValue())
+        .toMatch(new RegExp(`/tracks/${id}\\?key=[0-9a-f]{32}$`));
+      const first = await link.inputValue();
+      await expectNoAxeViolations(page, "studio, an unlisted track's link");
+      await row.getByRole("button", { name: "New link" }).click();
+      await expect.poll(() => link.inputValue()).not.toBe(first);
+      const second = await link.inputValue();
+
+      // Anyone with the new link sees the track; the old link and no key are "not found".
+      const visitor = await browser.newContext();
+      try {
+        const other = await visitor.newPage();
+        const key = (url: string) => new URL(url).searchParams.get("key") ?? "";
+        await other.goto(`${stack.apiUrl}/tracks/${id}?key=${key(second)}`);
+        await other.getByRole("heading", { level: 1, name: "Secret demo" }).waitFor();
+        const old = await other.request.get(
+          `${stack.apiUrl}/api/v1/tracks/${id}?key=${key(first)}`,
+        );
+        expect(old.status()).toBe(404);
+        const bare = await other.request.get(`${stack.apiUrl}/api/v1/tracks/${id}`);
+        expect(bare.status()).toBe(404);
+      } finally {
+        await visitor.close();
+      }
       expect(problems).toEqual([]);
     } finally {
       await context.close();
