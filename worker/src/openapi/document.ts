@@ -72,6 +72,11 @@ export const openApiDocument = {
     },
     { name: "Listening history", description: "The signed-in user's listens." },
     {
+      name: "Plays",
+      description:
+        "Plays reported by listeners who are not signed in, counted by a queue (ADR 0028).",
+    },
+    {
       name: "Play queue",
       description: "The signed-in user's saved play queue, to go on listening on another device.",
     },
