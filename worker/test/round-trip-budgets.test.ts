@@ -916,7 +916,9 @@ const BUDGETS: Record<string, Budget> = {
   "GET /api/v1/oembed": {
     trips: 1,
     prepare: async () =>
-      get(`/api/v1/oembed?url=${encodeURIComponent(`http://localhost:5173/tracks/${await readyTrackId()}`)}`),
+      get(
+        `/api/v1/oembed?url=${encodeURIComponent(`http://localhost:5173/tracks/${await readyTrackId()}`)}`,
+      ),
   },
   "GET /static/{folder}/{file}": {
     trips: 0,
