@@ -35,7 +35,8 @@ interface Method {
   reads(deps: { db: Db; now: Date }, args: unknown, userId: unknown): PromiseLike<unknown>[];
 }
 interface Pages {
-  rememberSeek(kind: Kind, offset: number, after: string, now: Date): void;
+  rememberSeek(sweeper: string, kind: Kind, offset: number, after: string, now: Date): void;
+  sweeperOf(params: URLSearchParams): string;
 }
 
 const life = await lifecycle("subsonic");
@@ -107,13 +108,27 @@ try {
       label: `search3 songs, seek at ${middle}`,
       method: searchMethods.search3 as Method,
       params: search("song", middle),
-      seek: async () => pages.rememberSeek("song", middle, await songAt(middle), new Date()),
+      seek: async () =>
+        pages.rememberSeek(
+          pages.sweeperOf(search("song", middle)),
+          "song",
+          middle,
+          await songAt(middle),
+          new Date(),
+        ),
     },
     {
       label: `search3 songs, seek at ${end} (the last page)`,
       method: searchMethods.search3 as Method,
       params: search("song", end),
-      seek: async () => pages.rememberSeek("song", end, await songAt(end), new Date()),
+      seek: async () =>
+        pages.rememberSeek(
+          pages.sweeperOf(search("song", end)),
+          "song",
+          end,
+          await songAt(end),
+          new Date(),
+        ),
     },
     {
       label: `search3 songs, OFFSET ${middle} (a miss)`,

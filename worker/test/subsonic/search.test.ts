@@ -90,6 +90,34 @@ describe("Subsonic search3", () => {
     },
   );
 
+  it("a seek is the sweep's own: another app's page end never starts this one's next page", async () => {
+    await catalogue();
+    const page = async (apiKey: string, offset: number) =>
+      ids(
+        (
+          await json(
+            await call("search3", {
+              apiKey,
+              f,
+              query: "",
+              songCount: "3",
+              songOffset: `${offset}`,
+            }),
+          )
+        ).searchResult3.song,
+      );
+    const one = (await appAccount()).appPassword;
+    const two = (await appAccount()).appPassword;
+    const first = await page(one, 0);
+    // A song sorting first: the second app's first page ends one song earlier than the first's.
+    const artist = await insertArtist();
+    await insertTrack(artist.id, { id: `00000000${crypto.randomUUID().slice(8)}` });
+    await page(two, 0);
+    const next = await page(one, 3);
+    expect(next.length).toBeGreaterThan(0);
+    for (const id of next) expect(id > (first.at(-1) as string)).toBe(true);
+  });
+
   it("the next page's offset is a seek: a song added before it neither repeats nor shifts a row", async () => {
     await catalogue();
     const auth = { apiKey: (await appAccount()).appPassword, f, query: "" };

@@ -36,15 +36,38 @@ const seeks = new Map<string, { after: string; at: number }>();
 const SEEKS_MAX = 10_000;
 const SEEK_TTL_MS = 10 * 60_000;
 
-export function seekAfter(kind: Kind, offset: number, now: Date): string | null {
+/**
+ * Whose sweep a page belongs to: the credential the call claims (its username, or its API key
+ * by a hash). Seeks are kept per sweeper: a seek remembered from another app's sweep may come
+ * from a moment when the catalogue differed (a row added before its page), and would repeat or
+ * skip rows of this one. Only an answered call (credentials checked) remembers a seek.
+ */
+export function sweeperOf(params: URLSearchParams): string {
+  const apiKey = params.get("apiKey");
+  if (apiKey === null) return `u:${(params.get("u") ?? "").toLowerCase()}`;
+  // FNV-1a: the key itself is not kept in the isolate's memory; a collision only shares seeks.
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < apiKey.length; i++) {
+    hash = Math.imul(hash ^ apiKey.charCodeAt(i), 0x01000193) >>> 0;
+  }
+  return `k:${hash.toString(16)}:${apiKey.length}`;
+}
+
+export function seekAfter(sweeper: string, kind: Kind, offset: number, now: Date): string | null {
   if (offset === 0) return null;
-  const seek = seeks.get(`${kind}:${offset}`);
+  const seek = seeks.get(`${sweeper}:${kind}:${offset}`);
   if (!seek || now.getTime() - seek.at > SEEK_TTL_MS) return null;
   return seek.after;
 }
 
-export function rememberSeek(kind: Kind, offset: number, after: string, now: Date) {
-  const key = `${kind}:${offset}`;
+export function rememberSeek(
+  sweeper: string,
+  kind: Kind,
+  offset: number,
+  after: string,
+  now: Date,
+) {
+  const key = `${sweeper}:${kind}:${offset}`;
   seeks.delete(key);
   seeks.set(key, { after, at: now.getTime() });
   // A Map iterates in insertion order: the first entry is the oldest.

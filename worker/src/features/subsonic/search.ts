@@ -17,6 +17,7 @@ import {
   type Page,
   rememberSeek,
   seekAfter,
+  sweeperOf,
 } from "./catalogue-pages.ts";
 import { SUBSONIC_ERRORS, SubsonicError } from "./errors.ts";
 import { method } from "./method.ts";
@@ -33,6 +34,8 @@ interface SearchArgs {
   pages: Record<Kind, Page>;
   /** Where each kind's page starts when it is a seek (an empty query), else null. */
   after: Record<Kind, string | null>;
+  /** Whose sweep this page continues (`sweeperOf`). */
+  sweeper: string;
 }
 
 const KINDS: Kind[] = ["artist", "album", "song"];
@@ -57,8 +60,11 @@ function searchArgs(params: URLSearchParams, now: Date): SearchArgs {
   });
   const pages = { artist: pageOf("artist"), album: pageOf("album"), song: pageOf("song") };
   const after = { artist: null, album: null, song: null } as SearchArgs["after"];
-  if (text === "") for (const kind of KINDS) after[kind] = seekAfter(kind, pages[kind].offset, now);
-  return { terms: searchTerms(text), pages, after };
+  const sweeper = sweeperOf(params);
+  if (text === "") {
+    for (const kind of KINDS) after[kind] = seekAfter(sweeper, kind, pages[kind].offset, now);
+  }
+  return { terms: searchTerms(text), pages, after, sweeper };
 }
 
 /**
@@ -148,7 +154,15 @@ export const searchMethods = {
         ];
         for (const [kind, rows] of ends) {
           const last = rows.at(-1);
-          if (last) rememberSeek(kind, args.pages[kind].offset + rows.length, last.id, deps.now);
+          if (last) {
+            rememberSeek(
+              args.sweeper,
+              kind,
+              args.pages[kind].offset + rows.length,
+              last.id,
+              deps.now,
+            );
+          }
         }
       }
       return {
