@@ -1570,7 +1570,7 @@ export interface paths {
         put?: never;
         /**
          * Report a play by a listener who is not signed in
-         * @description A player reports a play once the listener has heard 30 seconds of the track, or the whole of a shorter one (signed-in listeners use `POST /history/tracks/{trackId}`, which counts the play too). The track must be READY and public, or unlisted with its `key`; else 404. Answers 202 at once: the play is counted later (within seconds) by the plays queue's consumer, once per network and track in 10 minutes, into the track's `plays` and its artist's statistics. A network (an IPv4 address, an IPv6 /64) may report 300 plays an hour (then 429 with Retry-After). The address is never stored: the network is known by a keyed hash that changes every day. The country is the one Cloudflare's edge saw.
+         * @description A player reports a play once the listener has heard 30 seconds of the track, or the whole of a shorter one (signed-in listeners use `POST /history/tracks/{trackId}`, which counts the play too). The track must be READY and public, or unlisted with its `key`; else 404. Answers 202 at once: the play is counted later (within seconds) by the plays queue's consumer, once per network and track in 10 minutes, into the track's `plays` and its artist's statistics. A network (an IPv4 address, an IPv6 /64) may report 300 plays an hour (then 429 with Retry-After). The address is never stored: the network is known by a keyed hash that changes every day. The country is the one Cloudflare's edge saw. Sent from a page of another origin than the player's (its `Origin` header), the report is refused with 403, as every write is.
          */
         post: operations["reportPlay"];
         delete?: never;
@@ -12039,6 +12039,17 @@ export interface operations {
             };
             /** @description Invalid input (`VALIDATION_FAILED`, with `errors` per field) or a malformed body (`MALFORMED_REQUEST`). */
             400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Signed in, but not allowed (wrong account kind, or not the owner). */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];

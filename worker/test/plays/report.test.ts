@@ -45,6 +45,24 @@ describe("POST /plays (a listener who is not signed in)", () => {
     expect(JSON.stringify(sent)).not.toContain(ip);
   });
 
+  it("refuses a report sent from a page of another origin (403) and sends nothing", async () => {
+    const track = await readyTrack();
+    const response = await send(
+      app,
+      new Request(new URL(PLAYS, "http://localhost"), {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "cf-connecting-ip": uniqueIp(),
+          origin: "https://evil.example",
+        },
+        body: JSON.stringify({ trackId: track.id }),
+      }),
+    );
+    await expectProblem(response, 403, "FORBIDDEN");
+    expect(sentPlays.of(track.id)).toHaveLength(0);
+  });
+
   it("knows one network as one listener, and two networks as two", async () => {
     const track = await readyTrack();
     const ip = uniqueIp();
