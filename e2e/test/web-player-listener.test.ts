@@ -322,8 +322,12 @@ describe("the web player", () => {
       await expect.poll(() => audioTime(page), { timeout: 30_000 }).toBeGreaterThan(0.5);
       expect(refreshes.length).toBeGreaterThanOrEqual(1);
       expect(await page.getByRole("alert").count()).toBe(0);
-      const renewed = (await context.cookies()).find((c) => c.name === "access_token");
-      expect(renewed?.value).not.toBe("expired");
+      // The refresh's answer may come after the audio has started (a public track's files need
+      // no session): its new cookie is waited for, not read at once.
+      const accessValue = async () =>
+        (await context.cookies()).find((c) => c.name === "access_token")?.value;
+      await expect.poll(accessValue).toMatch(/./);
+      await expect.poll(accessValue).not.toBe("expired");
       expect(problems).toEqual([]);
     } finally {
       await context.close();

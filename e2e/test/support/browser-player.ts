@@ -74,7 +74,18 @@ export async function launchChromium(): Promise<Browser> {
       `${CHROMIUM} is missing: the hls.js check needs Debian's chromium (scripts/setup.sh installs it; by hand: apt-get install --no-install-recommends chromium)`,
     );
   }
-  return await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  // Playwright's 30-s bounds on a navigation or an action are hit on a loaded two-core machine
+  // (five files side by side, each with its stack and its Chromium) by a page that is only slow:
+  // every context of this browser gets wider ones (bounds, not expectations, as in the config).
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(60_000);
+    context.setDefaultNavigationTimeout(90_000);
+    return context;
+  };
+  return browser;
 }
 
 export interface PlaybackState {
