@@ -1,6 +1,9 @@
+import { tracks as tracksTable } from "@edge-music/db";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { uuidv7Time } from "../../src/features/history/uuidv7.ts";
 import { registerAccount } from "../support/auth.ts";
+import { withDb } from "../support/factories.ts";
 import { artistWithTracks, HISTORY, historyOf, listen, rowsOf } from "./support.ts";
 
 describe("POST /history/tracks/:trackId", () => {
@@ -73,6 +76,22 @@ describe("GET /history", () => {
     expect(entries.map((e) => e.trackId)).toEqual([a, b]);
     expect(entries.map((e) => e.id)).toEqual([lastA.id, listenB.id]);
     expect(entries[0]?.listenedAt).toBe(lastA.listenedAt);
+  });
+
+  it("leaves out a track made unlisted or private since, in full pages, and shows it again once public", async () => {
+    const user = await registerAccount("user");
+    const { tracks } = await artistWithTracks(4);
+    const [a, b, c, d] = tracks.map((t) => t.id ?? "");
+    for (const id of [a, b, c, d]) await listen(user.client, id ?? "");
+    const hide = (id: string, visibility: "unlisted" | "private" | "public") =>
+      withDb((db) => db.update(tracksTable).set({ visibility }).where(eq(tracksTable.id, id)));
+    await hide(d ?? "", "unlisted");
+    await hide(c ?? "", "private");
+    expect((await historyOf(user.client)).map((e) => e.trackId)).toEqual([b, a]);
+    // The page is cut after the filter: a page of one is the newest listed track, not empty.
+    expect((await historyOf(user.client, "?limit=1")).map((e) => e.trackId)).toEqual([b]);
+    await hide(d ?? "", "public");
+    expect((await historyOf(user.client)).map((e) => e.trackId)).toEqual([d, b, a]);
   });
 
   it("is empty for a user who has listened to nothing", async () => {

@@ -55,7 +55,8 @@ export async function recordListen(ctx: HistoryDeps, trackId: string): Promise<L
 }
 
 /**
- * One page of the caller's history: each track once, at its most recent listen, newest first.
+ * One page of the caller's history: each track once, at its most recent listen, newest first,
+ * listed tracks only.
  * The page is cut before the join (a heavy listener has thousands of distinct tracks: joining
  * them all to pick 20 cost 16 ms at p95 on 5,000 listens, the cut page ≈ 3 ms). Ties break on
  * id so that pages never overlap or skip.
@@ -71,6 +72,12 @@ export async function listHistory(ctx: HistoryDeps, page: Page): Promise<History
   const onePage = ctx.db
     .select({ id: latest.id, trackId: latest.trackId, listenedAt: latest.listenedAt })
     .from(latest)
+    // A track made unlisted or private since leaves the history (ADR 0025), and is back when it
+    // is public again. Filtered before the cut, so that pages stay full; the planner probes
+    // the track by its key for the rows it reads in order, about one page of them.
+    .where(
+      sql`exists (select from ${tracks} where ${tracks.id} = ${latest.trackId} and ${listedTrack})`,
+    )
     .orderBy(desc(latest.listenedAt), desc(latest.id))
     .limit(page.limit)
     .offset(offsetOf(page))

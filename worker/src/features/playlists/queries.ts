@@ -10,15 +10,15 @@ import {
   users,
 } from "@edge-music/db";
 import { and, asc, eq, getTableColumns, or, type SQL, sql } from "drizzle-orm";
+import { listedTrack } from "../sharing/queries.ts";
 import type { PlaylistOut } from "./schema.ts";
 
-/**
+/*
  * Tracks whose conversion is not READY cannot be played, and tracks that are not public are not
- * for everyone's eyes (ADR 0025): playlists list and count READY public tracks only, for everyone
- * (the owner included), so that lists and counts always agree. A track its artist makes unlisted
- * or private stays in the playlist, hidden, and is back when it is public again.
+ * for everyone's eyes (ADR 0025): playlists list and count listed tracks only (`listedTrack`),
+ * for everyone (the owner included), so that lists and counts always agree. A track its artist
+ * makes unlisted or private stays in the playlist, hidden, and is back when it is public again.
  */
-export const isReady = and(eq(tracks.processingStatus, "READY"), eq(tracks.visibility, "public"));
 
 /** Public playlists, plus the caller's own private ones. */
 export function visibleTo(userId: string | null): SQL {
@@ -30,8 +30,7 @@ export const trackCount = sql<number>`(
   select count(*) from ${playlistTracks}
   join ${tracks} on ${qualified(tracks.id)} = ${qualified(playlistTracks.trackId)}
   where ${qualified(playlistTracks.playlistId)} = ${qualified(playlists.id)}
-    and ${qualified(tracks.processingStatus)} = 'READY'
-    and ${qualified(tracks.visibility)} = 'public'
+    and ${listedTrack}
 )`.mapWith(Number);
 
 export const likeCount = sql<number>`(
@@ -89,7 +88,7 @@ export const playlistTrackRows = (db: Queryable, playlistId: string) =>
     .from(playlistTracks)
     .innerJoin(tracks, eq(tracks.id, playlistTracks.trackId))
     .innerJoin(artists, eq(artists.id, tracks.artistId))
-    .where(and(eq(playlistTracks.playlistId, playlistId), isReady))
+    .where(and(eq(playlistTracks.playlistId, playlistId), listedTrack))
     .orderBy(asc(playlistTracks.position), asc(tracks.id));
 
 type TrackRow = Awaited<ReturnType<typeof playlistTrackRows>>[number];

@@ -9,8 +9,8 @@ import type { RequestDeps } from "../../request-deps.ts";
 import { assertOwner } from "../../security/guard.ts";
 import type { Principal } from "../../security/principal.ts";
 import { offsetOf, type Page } from "../../validation/common.ts";
+import { listedTrack } from "../sharing/queries.ts";
 import {
-  isReady,
   likeCount,
   ownerRow,
   playlistColumns,
@@ -200,7 +200,7 @@ function briefTrackRows(ctx: Pick<PlaylistDeps, "db">, playlistIds: SQLWrapper) 
     })
     .from(playlistTracks)
     .innerJoin(tracks, eq(tracks.id, playlistTracks.trackId))
-    .where(and(inArray(playlistTracks.playlistId, playlistIds), isReady))
+    .where(and(inArray(playlistTracks.playlistId, playlistIds), listedTrack))
     .as("ranked");
   return ctx.db
     .select()

@@ -1,8 +1,9 @@
 import { tracks } from "@edge-music/db";
-import { and, eq, or } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { NotFoundError } from "../../errors/app-error.ts";
 import type { RequestDeps } from "../../request-deps.ts";
 import { hitLimits } from "../../security/rate-limit.ts";
+import { hearableTrack } from "../sharing/queries.ts";
 import { networkListener } from "./listener-key.ts";
 import { recordPlay } from "./record.ts";
 import type { PlayReportInput } from "./schema.ts";
@@ -25,12 +26,6 @@ export async function reportAnonymousPlay(
 ): Promise<{ trackId: string; reportedAt: string }> {
   const listener = await networkListener(deps.env.JWT_SECRET, deps.ip, deps.now);
   const limit = { key: `plays:${listener}`, max: ANONYMOUS_PLAYS_PER_HOUR, windowSeconds: 3600 };
-  const hearable = input.key
-    ? or(
-        eq(tracks.visibility, "public"),
-        and(eq(tracks.visibility, "unlisted"), eq(tracks.shareKey, input.key)),
-      )
-    : eq(tracks.visibility, "public");
   const rows = await hitLimits(
     deps.db,
     [limit],
@@ -38,7 +33,7 @@ export async function reportAnonymousPlay(
     deps.db
       .select({ id: tracks.id })
       .from(tracks)
-      .where(and(eq(tracks.id, input.trackId), eq(tracks.processingStatus, "READY"), hearable)),
+      .where(and(eq(tracks.id, input.trackId), hearableTrack(input.key))),
   );
   if (rows.length === 0) throw new NotFoundError(`No playable track with id ${input.trackId}.`);
   recordPlay(deps, { trackId: input.trackId, listener, country, at: deps.now });

@@ -10,6 +10,7 @@ import {
   users,
 } from "@edge-music/db";
 import { and, eq, sql } from "drizzle-orm";
+import { listedAlbum, listedPlaylist, listedTrack } from "../sharing/queries.ts";
 
 /**
  * What a link preview shows of an item, read in ONE statement per kind, public items only
@@ -19,9 +20,6 @@ import { and, eq, sql } from "drizzle-orm";
 
 const shownName = (table: typeof artists | typeof users) =>
   sql<string>`coalesce(${table.displayName}, ${table.username})`;
-
-/** The row of `tracks` in a subquery is a public READY track: what anyone may list. */
-const LISTED = sql`${qualified(tracks.visibility)} = 'public' and ${qualified(tracks.processingStatus)} = 'READY'`;
 
 export const trackPreviewQuery = (db: Queryable, id: string) =>
   db
@@ -34,18 +32,16 @@ export const trackPreviewQuery = (db: Queryable, id: string) =>
       artistAvatar: artists.avatar,
       // The album's cover and title only while the album is public too.
       albumTitle: sql<string | null>`(select ${qualified(albums.title)} from ${albums}
-        where ${qualified(albums.id)} = ${qualified(tracks.albumId)} and ${qualified(albums.visibility)} = 'public')`,
+        where ${qualified(albums.id)} = ${qualified(tracks.albumId)} and ${listedAlbum})`,
       albumCover: sql<string | null>`(select ${qualified(albums.cover)} from ${albums}
-        where ${qualified(albums.id)} = ${qualified(tracks.albumId)} and ${qualified(albums.visibility)} = 'public')`,
+        where ${qualified(albums.id)} = ${qualified(tracks.albumId)} and ${listedAlbum})`,
       // The smallest whole Opus file, for `og:audio` (a source below 128 kbps has a lower one).
       opusKbps: sql<number | null>`(select min(${qualified(trackFiles.bitrate)}) from ${trackFiles}
         where ${qualified(trackFiles.trackId)} = ${qualified(tracks.id)} and ${qualified(trackFiles.kind)} = 'opus')`,
     })
     .from(tracks)
     .innerJoin(artists, eq(artists.id, tracks.artistId))
-    .where(
-      and(eq(tracks.id, id), eq(tracks.visibility, "public"), eq(tracks.processingStatus, "READY")),
-    );
+    .where(and(eq(tracks.id, id), listedTrack));
 
 export const albumPreviewQuery = (db: Queryable, id: string) =>
   db
@@ -58,11 +54,11 @@ export const albumPreviewQuery = (db: Queryable, id: string) =>
       artistName: shownName(artists),
       artistAvatar: artists.avatar,
       trackCount: sql<number>`(select count(*)::int from ${tracks}
-        where ${qualified(tracks.albumId)} = ${qualified(albums.id)} and ${LISTED})`,
+        where ${qualified(tracks.albumId)} = ${qualified(albums.id)} and ${listedTrack})`,
     })
     .from(albums)
     .innerJoin(artists, eq(artists.id, albums.artistId))
-    .where(and(eq(albums.id, id), eq(albums.visibility, "public")));
+    .where(and(eq(albums.id, id), listedAlbum));
 
 export const playlistPreviewQuery = (db: Queryable, id: string) =>
   db
@@ -75,17 +71,17 @@ export const playlistPreviewQuery = (db: Queryable, id: string) =>
       ownerName: users.displayName,
       trackCount: sql<number>`(select count(*)::int from ${playlistTracks}
         join ${tracks} on ${qualified(tracks.id)} = ${qualified(playlistTracks.trackId)}
-        where ${qualified(playlistTracks.playlistId)} = ${qualified(playlists.id)} and ${LISTED})`,
+        where ${qualified(playlistTracks.playlistId)} = ${qualified(playlists.id)} and ${listedTrack})`,
       // Without a cover of its own: the first listed track's cover, as the player's mosaic starts.
       firstCover: sql<string | null>`(select ${qualified(tracks.cover)} from ${playlistTracks}
         join ${tracks} on ${qualified(tracks.id)} = ${qualified(playlistTracks.trackId)}
-        where ${qualified(playlistTracks.playlistId)} = ${qualified(playlists.id)} and ${LISTED}
+        where ${qualified(playlistTracks.playlistId)} = ${qualified(playlists.id)} and ${listedTrack}
           and ${qualified(tracks.cover)} is not null
         order by ${qualified(playlistTracks.position)} limit 1)`,
     })
     .from(playlists)
     .innerJoin(users, eq(users.id, playlists.userId))
-    .where(and(eq(playlists.id, id), eq(playlists.visibility, "public")));
+    .where(and(eq(playlists.id, id), listedPlaylist));
 
 export const artistPreviewQuery = (db: Queryable, id: string) =>
   db
@@ -95,7 +91,7 @@ export const artistPreviewQuery = (db: Queryable, id: string) =>
       bio: artists.bio,
       avatar: artists.avatar,
       trackCount: sql<number>`(select count(*)::int from ${tracks}
-        where ${qualified(tracks.artistId)} = ${qualified(artists.id)} and ${LISTED})`,
+        where ${qualified(tracks.artistId)} = ${qualified(artists.id)} and ${listedTrack})`,
     })
     .from(artists)
     .where(eq(artists.id, id));

@@ -10,6 +10,7 @@ import {
   tracks,
 } from "@edge-music/db";
 import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
+import { listedAlbum, listedTrack } from "../sharing/queries.ts";
 
 /**
  * What the door may ever list or read (issue 30's one-model rule, ADR 0025): READY tracks that
@@ -17,10 +18,9 @@ import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
  * Unlisted and private items never pass this door, share key or not: apps keep what they list
  * (offline copies, caches), so an unlisted link would outlive its rotation there.
  */
-export const publicAlbum = eq(albums.visibility, "public");
+export const publicAlbum = listedAlbum;
 export const ready = and(
-  eq(tracks.processingStatus, "READY"),
-  eq(tracks.visibility, "public"),
+  listedTrack,
   // NOT EXISTS, not `album_id is null or exists (…)`: an anti-join, which the planner reads by
   // index probes under a LIMIT (a page) and by a hash over everything (album lists); the OR
   // form always hashed every album first (4–25 ms a page in bench/subsonic.bench.ts).

@@ -1,7 +1,7 @@
 import { playlists, playlistTracks, tracks } from "@edge-music/db";
 import { type SQL, sql } from "drizzle-orm";
 import type { Principal } from "../../../security/principal.ts";
-import { isReady } from "../queries.ts";
+import { listedTrack } from "../../sharing/queries.ts";
 import type { PlaylistDeps } from "../service.ts";
 
 /** SQL: the playlist is the caller's (the same rule, in the statement that writes). */
@@ -61,7 +61,7 @@ export const reorderAndTouch = (
         select ${playlistTracks.trackId} as id,
           row_number() over (order by ${playlistTracks.position}, ${playlistTracks.trackId}) as ord
         from ${playlistTracks} join ${tracks} on ${tracks.id} = ${playlistTracks.trackId}
-        where ${playlistTracks.playlistId} = ${id} and ${isReady}
+        where ${playlistTracks.playlistId} = ${id} and ${listedTrack}
       ), verdict as (
         select
           array(select w.id from wanted w where not exists (select from listed l where l.id = w.id)

@@ -1,7 +1,8 @@
 import { playlistTracks, tracks } from "@edge-music/db";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { ConflictError, NotFoundError } from "../../../errors/app-error.ts";
-import { isReady, ownerRow, playlistRow, playlistTrackRows, toPlaylist } from "../queries.ts";
+import { listedTrack } from "../../sharing/queries.ts";
+import { ownerRow, playlistRow, playlistTrackRows, toPlaylist } from "../queries.ts";
 import { PLAYLIST_TRACKS_MAX, type PlaylistOut } from "../schema.ts";
 import { assertOwnRow, type PlaylistDeps } from "../service.ts";
 import { changeAndTouch, ownedBy, reorderAndTouch } from "./queries.ts";
@@ -28,7 +29,7 @@ export async function addTracks(
     db
       .select({ id: tracks.id })
       .from(tracks)
-      .where(and(inArray(tracks.id, trackIds), isReady))
+      .where(and(inArray(tracks.id, trackIds), listedTrack))
       .for("key share"),
     db.select({ entries: count() }).from(playlistTracks).where(eq(playlistTracks.playlistId, id)),
     db
@@ -43,7 +44,7 @@ export async function addTracks(
         select ${id}, f.id, s.last + row_number() over (order by f.ord)
         from fresh f cross join state s
         where ${ownedBy(id, principal)}
-          and (select count(*) from ${tracks} where ${tracks.id} = any(${ids}) and ${isReady}) = ${trackIds.length}
+          and (select count(*) from ${tracks} where ${tracks.id} = any(${ids}) and ${listedTrack}) = ${trackIds.length}
           and s.entries + (select count(*) from fresh) <= ${PLAYLIST_TRACKS_MAX}`,
       sql`
         state as (

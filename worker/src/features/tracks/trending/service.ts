@@ -1,6 +1,7 @@
 import { artists, type HttpDatabase, tracks, trendingTracks } from "@edge-music/db";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { RequestDeps } from "../../../request-deps.ts";
+import { listedTrack } from "../../sharing/queries.ts";
 import { PUBLIC_TRACK_COLUMNS, toTrackDto } from "../catalogue/queries.ts";
 import { TRENDING_MAX, type TrendingTrackView, type TrendingWindow } from "./schema.ts";
 
@@ -48,11 +49,11 @@ export function recomputeTrendingStatements(db: HttpDatabase, window: TrendingWi
           coalesce(l.weighted, 0) + ${LIKE_WEIGHT} * coalesce(k.weighted, 0) as score
         from listened l full join liked k on k.track_id = l.track_id
       )
-      select ${window}, row_number() over (order by s.score desc, t.created_at desc, t.id),
+      select ${window}, row_number() over (order by s.score desc, ${tracks.createdAt} desc, ${tracks.id}),
         s.track_id, s.score, s.listeners, s.likes, ${at}::timestamptz
-      from scored s join tracks t on t.id = s.track_id
-      where t.processing_status = 'READY' and t.visibility = 'public' and s.score > 0
-      order by s.score desc, t.created_at desc, t.id
+      from scored s join ${tracks} on ${tracks.id} = s.track_id
+      where ${listedTrack} and s.score > 0
+      order by s.score desc, ${tracks.createdAt} desc, ${tracks.id}
       limit ${TRENDING_MAX}`),
   ] as const;
 }
@@ -85,13 +86,7 @@ export async function trendingTracksOf(
     .from(trendingTracks)
     .innerJoin(tracks, eq(tracks.id, trendingTracks.trackId))
     .innerJoin(artists, eq(artists.id, tracks.artistId))
-    .where(
-      and(
-        eq(trendingTracks.window, window),
-        eq(tracks.processingStatus, "READY"),
-        eq(tracks.visibility, "public"),
-      ),
-    )
+    .where(and(eq(trendingTracks.window, window), listedTrack))
     .orderBy(asc(trendingTracks.rank))
     .limit(limit);
   return rows.map(({ rank, score, listeners, likes, ...row }) => ({
