@@ -3276,8 +3276,32 @@ export interface components {
         };
         /** @description An album in a list: without its tracks. */
         Album: components["schemas"]["AlbumSummary"] & {
-            /** @description Its READY tracks the reader may see, in album order: the artist's order (`albumPosition`), else the order they were added. Everyone sees its public tracks; whoever read the album with its key also its unlisted ones; the owner all of them (ADR 0025). */
-            tracks: components["schemas"]["Track"][];
+            /** @description Its READY tracks the reader may see, in album order: the artist's order (`albumPosition`), else the order they were added. Everyone sees its public tracks; whoever read the album with its key also its unlisted ones, each as a `SharedTrack` with signed URLs of its files (ADR 0026); the owner all of them (and streams them with the session). */
+            tracks: (components["schemas"]["SharedTrack"] | components["schemas"]["Track"])[];
+        };
+        /** @description An unlisted track as the holder of its key sees it (GET /tracks/{id}?key=…): the public fields, its visibility, and signed URLs to stream it. */
+        SharedTrack: components["schemas"]["Track"] & {
+            visibility: components["schemas"]["Visibility"];
+            stream: components["schemas"]["SignedStream"];
+        };
+        /** @description Signed, expiring URLs of a track that is not public (ADR 0026), bound to its share key: rotating the key ends them. */
+        SignedStream: {
+            /**
+             * @description The HLS master playlist's path with the signature; its playlists name their files with it.
+             * @example /api/v1/tracks/stream/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192/hls/master.m3u8?exp=1795000000&sig=q0Vb4nX2y8mO1cJ6rT9wZ3kL5hF7dS0aE2gU4iP6oY8
+             */
+            master: string;
+            /**
+             * @description The signature as a query string, for the track's other files (`/hls/{bitrate}/{file}`, `/audio/{bitrate}.opus`, `/waveform`).
+             * @example exp=1795000000&sig=q0Vb4nX2y8mO1cJ6rT9wZ3kL5hF7dS0aE2gU4iP6oY8
+             */
+            query: string;
+            /**
+             * Format: date-time
+             * @description When the signed URLs stop working (read the track again for new ones).
+             * @example 2026-11-23T10:15:30.000Z
+             */
+            expiresAt: string;
         };
         AlbumCreate: {
             /** @example Neon Rain */
@@ -3394,30 +3418,6 @@ export interface components {
             coListeners: number;
         };
         TrackPage: components["schemas"]["Track"][];
-        /** @description An unlisted track as the holder of its key sees it (GET /tracks/{id}?key=…): the public fields, its visibility, and signed URLs to stream it. */
-        SharedTrack: components["schemas"]["Track"] & {
-            visibility: components["schemas"]["Visibility"];
-            stream: components["schemas"]["SignedStream"];
-        };
-        /** @description Signed, expiring URLs of a track that is not public (ADR 0026), bound to its share key: rotating the key ends them. */
-        SignedStream: {
-            /**
-             * @description The HLS master playlist's path with the signature; its playlists name their files with it.
-             * @example /api/v1/tracks/stream/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192/hls/master.m3u8?exp=1795000000&sig=q0Vb4nX2y8mO1cJ6rT9wZ3kL5hF7dS0aE2gU4iP6oY8
-             */
-            master: string;
-            /**
-             * @description The signature as a query string, for the track's other files (`/hls/{bitrate}/{file}`, `/audio/{bitrate}.opus`, `/waveform`).
-             * @example exp=1795000000&sig=q0Vb4nX2y8mO1cJ6rT9wZ3kL5hF7dS0aE2gU4iP6oY8
-             */
-            query: string;
-            /**
-             * Format: date-time
-             * @description When the signed URLs stop working (read the track again for new ones).
-             * @example 2026-11-23T10:15:30.000Z
-             */
-            expiresAt: string;
-        };
         TrackUpdate: {
             /** @example Neon Rain */
             title?: string;

@@ -1,5 +1,6 @@
 // A list of tracks: play one (the list becomes the queue) or pause and resume the one playing,
 // like it, add it to the queue, open its page, and (a signed-in listener) add it to a playlist.
+// Its play count, where the list carries one.
 import type { ComponentChildren } from "preact";
 import { player } from "../player/engine.ts";
 import { type QueueItem, artistName as shownName } from "../player/queue.ts";
@@ -8,6 +9,7 @@ import { Cover } from "./cover.tsx";
 import { formatTime } from "./format.ts";
 import { Icon } from "./icons.tsx";
 import { LikeButton } from "./like-button.tsx";
+import { PlayCount } from "./plays.tsx";
 import { TrackMenu } from "./track-menu.tsx";
 
 /** What any of the API's track shapes carries that the queue needs. */
@@ -21,6 +23,10 @@ export interface TrackLike {
   artist?: { id: string; username: string; displayName?: string | null } | null;
   /** A catalogue track's measured loudness; absent from search results, playlists, history. */
   loudness?: { gainDb: number | null } | null;
+  /** How many times it was played (catalogue lists); absent where the API does not count. */
+  plays?: number;
+  /** An unlisted track read with a key (its own or its album's): its signed URLs (ADR 0026). */
+  stream?: { master: string };
 }
 
 export function toQueueItem(track: TrackLike, artistName?: string): QueueItem {
@@ -41,6 +47,7 @@ export function toQueueItem(track: TrackLike, artistName?: string): QueueItem {
         ? { id: track.artistId, username: artistName }
         : null,
     ...("loudness" in track ? { gainDb: track.loudness?.gainDb ?? null } : {}),
+    ...(track.stream ? { stream: track.stream.master } : {}),
   };
 }
 
@@ -100,6 +107,7 @@ export function TrackList({
                 </a>
               )}
             </div>
+            {track.plays !== undefined && <PlayCount plays={track.plays} />}
             {track.duration != null && (
               <span class="muted duration">{formatTime(track.duration)}</span>
             )}

@@ -1,9 +1,14 @@
+import { env } from "cloudflare:workers";
+import { trackKeys } from "@edge-music/contracts";
 import { describe, expect, it } from "vitest";
+import type { Bindings } from "../../src/env.ts";
 import { Client, registerAccount } from "../support/auth.ts";
 import { insertAlbum, insertTrack } from "../support/factories.ts";
 import { expectProblem } from "../support/problem.ts";
 
 /** An album's visibility (ADR 0025): its own, and its tracks' inside it. */
+
+const bucket = () => (env as Bindings).MEDIA as R2Bucket;
 
 const json = async <T = Record<string, unknown>>(response: Response) =>
   (await response.json()) as T;
@@ -61,8 +66,29 @@ describe("album visibility", () => {
     const keyed = await new Client().get(`${path}?key=${key}`);
     expect(keyed.headers.get("cache-control")).toBe("private, no-store");
     expect(keyed.headers.get("x-edge-cache")).toBe("bypass");
-    const body = await json<{ tracks: Array<{ id: string }> }>(keyed);
+    const body = await json<{ tracks: Array<{ id: string; stream?: { master: string } }> }>(keyed);
     expect(ids(body.tracks)).toEqual([shown.id, unlisted.id]);
+    // Its unlisted track comes with signed URLs of its files (the public one plays unsigned), and
+    // they play: the album's key opens the track's files, signed with the track's own key.
+    const [publicOne, unlistedOne] = body.tracks;
+    expect(publicOne?.stream).toBeUndefined();
+    expect(unlistedOne).toMatchObject({
+      visibility: "unlisted",
+      stream: { master: expect.stringMatching(/\/hls\/master\.m3u8\?exp=\d+&sig=/) },
+    });
+    const master = unlistedOne?.stream?.master ?? "";
+    await bucket().put(trackKeys(unlisted.id).master, "#EXTM3U\n", {
+      httpMetadata: { contentType: "application/vnd.apple.mpegurl" },
+    });
+    expect((await new Client().get(master)).status).toBe(200);
+    await expectProblem(
+      await new Client().get(`/api/v1/tracks/stream/${unlisted.id}/hls/master.m3u8`),
+      404,
+      "NOT_FOUND",
+    );
+    // Rotating the track's own key ends those URLs too.
+    await owner.client.post(`/api/v1/tracks/${unlisted.id}/share-link`);
+    await expectProblem(await new Client().get(master), 404, "NOT_FOUND");
     // A track's key does not open the album, nor the album's key a private album.
     await owner.client.post(`${path}/share-link`);
     await expectProblem(await new Client().get(`${path}?key=${key}`), 404, "NOT_FOUND");

@@ -1,7 +1,13 @@
 import { z } from "@hono/zod-openapi";
 import { MediaPath, PageQuery, Timestamp } from "../../validation/common.ts";
 import { Visibility } from "../sharing/schema.ts";
-import { CoverFile, Title, TrackArtistDto, TrackDto } from "../tracks/catalogue/schema.ts";
+import {
+  CoverFile,
+  SharedTrackDto,
+  Title,
+  TrackArtistDto,
+  TrackDto,
+} from "../tracks/catalogue/schema.ts";
 
 const Uuid = z.uuid().openapi({ example: "0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192" });
 
@@ -108,9 +114,9 @@ export const AlbumSummaryDto = z
   .openapi("AlbumSummary", { description: "An album in a list: without its tracks." });
 
 export const AlbumDto = AlbumSummaryDto.extend({
-  tracks: TrackDto.array().openapi({
+  tracks: z.union([SharedTrackDto, TrackDto]).array().openapi({
     description:
-      "Its READY tracks the reader may see, in album order: the artist's order (`albumPosition`), else the order they were added. Everyone sees its public tracks; whoever read the album with its key also its unlisted ones; the owner all of them (ADR 0025).",
+      "Its READY tracks the reader may see, in album order: the artist's order (`albumPosition`), else the order they were added. Everyone sees its public tracks; whoever read the album with its key also its unlisted ones, each as a `SharedTrack` with signed URLs of its files (ADR 0026); the owner all of them (and streams them with the session).",
   }),
 }).openapi("Album");
 

@@ -16,6 +16,7 @@ import { assertOwner } from "../../security/guard.ts";
 import { offsetOf, type Page } from "../../validation/common.ts";
 import { listedAlbum } from "../sharing/queries.ts";
 import { readyTracksQuery, toTrackDto } from "../tracks/catalogue/queries.ts";
+import { sharedTrack } from "../tracks/catalogue/service.ts";
 import { SUMMARY, toSummary } from "./queries.ts";
 import type { AlbumSummaryView, AlbumView } from "./schema.ts";
 
@@ -65,7 +66,7 @@ const viewerArtist = (ctx: Pick<RequestDeps, "viewer">) =>
  * is compared in SQL. One round trip: the album and its tracks together.
  */
 export async function getAlbum(
-  ctx: Pick<RequestDeps, "db" | "viewer">,
+  ctx: Pick<RequestDeps, "db" | "viewer" | "env" | "now">,
   id: string,
   key?: string,
 ): Promise<AlbumView> {
@@ -86,8 +87,28 @@ export async function getAlbum(
     eq(tracks.processingStatus, "READY"),
     or(eq(tracks.visibility, "public"), owner ? eq(tracks.artistId, owner) : undefined, keyedTrack),
   );
-  const [rows, trackRows] = await ctx.db.batch(albumReads(ctx.db, id, { readable, shown }));
-  return toAlbum(id, rows, trackRows);
+  if (key === undefined || keyedTrack === undefined) {
+    const [rows, trackRows] = await ctx.db.batch(albumReads(ctx.db, id, { readable, shown }));
+    return toAlbum(id, rows, trackRows);
+  }
+  // The album's unlisted tracks that its key opens come with signed URLs of their files (ADR
+  // 0026), signed with each track's own key: read in the same batch.
+  const [rows, trackRows, keys] = await ctx.db.batch([
+    ...albumReads(ctx.db, id, { readable, shown }),
+    ctx.db
+      .select({ id: tracks.id, shareKey: tracks.shareKey })
+      .from(tracks)
+      .where(and(eq(tracks.albumId, id), eq(tracks.processingStatus, "READY"), keyedTrack)),
+  ]);
+  const album = toAlbum(id, rows, trackRows);
+  const shareKeys = new Map(keys.map((k) => [k.id, k.shareKey]));
+  const withStreams = await Promise.all(
+    album.tracks.map((track) => {
+      const shareKey = shareKeys.get(track.id);
+      return shareKey === undefined ? track : sharedTrack(ctx, track, shareKey);
+    }),
+  );
+  return { ...album, tracks: withStreams };
 }
 
 /**

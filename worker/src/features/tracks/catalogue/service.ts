@@ -56,13 +56,26 @@ export async function getTrack(
   if (row.processingStatus !== "READY") throw trackNotFound(id);
   if (row.visibility === "public") return toTrackDto(row);
   if (row.visibility !== "unlisted" || !row.keyMatches) throw trackNotFound(id);
-  const signature = await signStream(ctx.env.JWT_SECRET, id, row.shareKey, ctx.now);
+  return await sharedTrack(ctx, toTrackDto(row), row.shareKey);
+}
+
+/**
+ * An unlisted track as the holder of a key that opens it sees it: the public fields and signed
+ * URLs of its files (ADR 0026), signed with the track's own share key, so that rotating it ends
+ * them. For a track read with its own key, and an album's unlisted track read with the album's.
+ */
+export async function sharedTrack(
+  ctx: Pick<CatalogueDeps, "env" | "now">,
+  track: TrackView,
+  shareKey: string,
+): Promise<SharedTrackView> {
+  const signature = await signStream(ctx.env.JWT_SECRET, track.id, shareKey, ctx.now);
   const query = signatureQuery(signature);
   return {
-    ...toTrackDto(row),
-    visibility: row.visibility,
+    ...track,
+    visibility: "unlisted",
     stream: {
-      master: `/api/v1/tracks/stream/${id}/hls/master.m3u8?${query}`,
+      master: `/api/v1/tracks/stream/${track.id}/hls/master.m3u8?${query}`,
       query,
       expiresAt: new Date(signature.exp * 1000).toISOString(),
     },
