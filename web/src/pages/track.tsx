@@ -11,6 +11,7 @@ import { formatTime, shownName } from "../ui/format.ts";
 import { PageTitle } from "../ui/headings.tsx";
 import { LikeButton } from "../ui/like-button.tsx";
 import { ErrorMessage, Loading } from "../ui/messages.tsx";
+import { formatPlays } from "../ui/plays.tsx";
 import { useResource } from "../ui/resource.ts";
 import { ShareButton } from "../ui/share-button.tsx";
 import { TrackList, toQueueItem } from "../ui/track-list.tsx";
@@ -68,7 +69,9 @@ function TrackHeader({
     <header class="profile">
       <Cover src={t.cover} size={160} alt={`Cover of ${t.title}`} />
       <div>
-        <p class="muted small">Track · {formatTime(t.duration)}</p>
+        <p class="muted small">
+          Track · {formatTime(t.duration)} · {formatPlays(t.plays)}
+        </p>
         <PageTitle title={t.title}>{t.title}</PageTitle>
         <p>
           <a href={`/artists/${t.artistId}`}>{shownName(t.artist)}</a>
