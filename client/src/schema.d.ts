@@ -1746,7 +1746,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a track
-         * @description multipart/form-data: `file` (required; MP3, WAV, FLAC, M4A, OGG or Opus, recognised by its bytes — else 415, whose detail says what was found: "This file is not audio we can read: it looks like a PNG image. …"; an empty file: 400 `empty_file`; at most MAX_UPLOAD_BYTES, 100 MB by default — else 413), `title` (required, 1–200 characters), `albumId` (optional, one of your albums — else 404) and `cover` (optional image, PNG/JPEG/WebP ≤ 5 MB).
+         * @description multipart/form-data: `file` (required; MP3, WAV, FLAC, M4A, OGG or Opus, recognised by its bytes — else 415, whose detail says what was found: "This file is not audio we can read: it looks like a PNG image. …"; an empty file: 400 `empty_file`; at most MAX_UPLOAD_BYTES, 100 MB by default — else 413), `title` (required, 1–200 characters), `albumId` (optional, one of your albums — else 404), `visibility` (optional: `public`, the default, `unlisted` or `private`, else 400; ADR 0025: an artist may upload before anyone can find the track) and `cover` (optional image, PNG/JPEG/WebP ≤ 5 MB).
          *
          *     The file is streamed into object storage as it arrives. The track is created PROCESSING and a conversion job `convert-audio-<trackId>-<fileName>` is queued (5 attempts, exponential backoff from 5 s); the answer is 202 with the track. Follow it live with GET /tracks/{id}/events (Server-Sent Events), or read `processingStatus` and `processingProgress` from GET /tracks/{id}.
          *
@@ -3615,6 +3615,7 @@ export interface components {
              * @description One of the caller's albums (else 404).
              */
             albumId?: string;
+            visibility?: components["schemas"]["Visibility"] & unknown;
         };
         UploadedPart: {
             partNumber: number;
@@ -13187,6 +13188,8 @@ export interface operations {
                     title: string;
                     /** Format: uuid */
                     albumId?: string;
+                    /** @enum {string} */
+                    visibility?: "public" | "unlisted" | "private";
                     /** Format: binary */
                     cover?: string;
                 };

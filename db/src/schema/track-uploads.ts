@@ -2,6 +2,7 @@ import { bigint, index, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { albums } from "./albums";
 import { artists } from "./artists";
 import { createdAt, timestamptz } from "./columns";
+import { visibility } from "./visibility";
 
 /**
  * A direct upload in progress: an S3 multipart upload the artist's client sends straight to
@@ -19,6 +20,9 @@ export const trackUploads = pgTable(
     // Checked again when the track is made (the album may be gone by then).
     albumId: uuid("album_id").references(() => albums.id, { onDelete: "set null" }),
     title: text("title").notNull(),
+    // The track's visibility once made (ADR 0025): an artist may upload straight to unlisted or
+    // private, so that nothing is public before they choose.
+    visibility: visibility("visibility").notNull().default("public"),
     fileName: text("file_name").notNull(),
     contentType: text("content_type").notNull(),
     size: bigint("size", { mode: "number" }).notNull(),

@@ -51,6 +51,21 @@ describe("direct uploads", () => {
     await expectProblem(await complete(account, started.uploadId, parts), 404, "NOT_FOUND");
   });
 
+  it("makes the track with the visibility asked for at the start: private, found by nobody else", async () => {
+    const account = await artist();
+    const file = wav(6 * MIB);
+    const started = await start(account, file, { visibility: "private" });
+    expect((await uploadRow(started.uploadId))?.visibility).toBe("private");
+    const done = await complete(account, started.uploadId, await sendParts(started, file));
+    expect(done.status).toBe(202);
+    expect(await done.json()).toMatchObject({ id: started.uploadId, visibility: "private" });
+    await expectProblem(
+      await new Client().get(`/api/v1/tracks/${started.uploadId}`),
+      404,
+      "NOT_FOUND",
+    );
+  });
+
   it("answers 503 and keeps nothing when the queue refuses the job, as the form upload does", async () => {
     const account = await artist();
     const file = wav(6 * MIB);
@@ -88,6 +103,7 @@ describe("direct uploads", () => {
     const stranger = await registerAccount("artist");
     const theirs = await insertAlbum(stranger.id);
     await expectProblem(await post({ albumId: theirs.id }), 404, "NOT_FOUND");
+    await expectProblem(await post({ visibility: "hidden" }), 400, "VALIDATION_FAILED");
 
     // Bytes that are not audio, whatever was announced: the stored file is deleted with its upload.
     const text = new TextEncoder().encode("just some text, not audio at all".repeat(40));

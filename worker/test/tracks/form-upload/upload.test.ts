@@ -34,12 +34,14 @@ function wav(bytes = 4096): Uint8Array<ArrayBuffer> {
 function uploadForm(fields: {
   title?: string;
   albumId?: string;
+  visibility?: string;
   file?: [Uint8Array<ArrayBuffer>, string];
   cover?: Uint8Array<ArrayBuffer>;
 }) {
   const form = new FormData();
   if (fields.title !== undefined) form.set("title", fields.title);
   if (fields.albumId !== undefined) form.set("albumId", fields.albumId);
+  if (fields.visibility !== undefined) form.set("visibility", fields.visibility);
   if (fields.file) form.set("file", new File([fields.file[0]], fields.file[1]));
   if (fields.cover) form.set("cover", new File([fields.cover], "cover.png"));
   return form;
@@ -173,7 +175,34 @@ describe("POST /api/v1/tracks", () => {
       400,
       "VALIDATION_FAILED",
     );
+    const badVisibility = await expectProblem(
+      await post(
+        artist,
+        uploadForm({ title: "Bad visibility", visibility: "secret", file: [wav(), "a.wav"] }),
+      ),
+      400,
+      "VALIDATION_FAILED",
+    );
+    expect(JSON.stringify(badVisibility)).toContain("form.visibility");
     expect(await rowsOf(artist.id)).toEqual([]);
+  });
+
+  it("makes the track unlisted or private when asked, public by default", async () => {
+    const artist = await registerAccount("artist");
+    for (const visibility of ["unlisted", "private", undefined]) {
+      const response = await post(
+        artist,
+        uploadForm({
+          title: `As ${visibility}`,
+          file: [wav(), "a.wav"],
+          ...(visibility ? { visibility } : {}),
+        }),
+      );
+      expect(response.status).toBe(202);
+      expect(await response.json()).toMatchObject({ visibility: visibility ?? "public" });
+    }
+    const rows = await rowsOf(artist.id);
+    expect(rows.map((row) => row.visibility).sort()).toEqual(["private", "public", "unlisted"]);
   });
 
   it("refuses another artist's album (404)", async () => {

@@ -2,7 +2,7 @@
 // all commit the track PROCESSING and queue its job through here, under one policy for a queue
 // that refuses the job.
 import { type AudioJobPayload, publishTrackState } from "@edge-music/contracts";
-import { type HttpDatabase, tracks } from "@edge-music/db";
+import { type HttpDatabase, tracks, type Visibility } from "@edge-music/db";
 import { and, eq, isNotNull } from "drizzle-orm";
 import { enqueueConversion, requeueConversion } from "../../../connections/queue.ts";
 import {
@@ -23,6 +23,8 @@ export interface NewTrack {
   /** Taken only when it is one of the artist's albums (else the column gets NULL). */
   albumId: string | null | undefined;
   title: string;
+  /** Who may reach it (ADR 0025); public when left out. */
+  visibility?: Visibility | undefined;
   cover?: string | null;
   source: { key: string; fileName: string };
 }
@@ -34,6 +36,7 @@ export function newTrackInsert(db: HttpDatabase, track: NewTrack) {
     artistId: track.artistId,
     albumId: ownAlbum(track.albumId, track.artistId),
     title: track.title,
+    ...(track.visibility ? { visibility: track.visibility } : {}),
     cover: track.cover ?? null,
     processingStatus: "PROCESSING",
     sourceKey: track.source.key,

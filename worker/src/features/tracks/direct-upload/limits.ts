@@ -1,7 +1,14 @@
 // The quotas of direct uploads per artist: how many may be open at once, the bytes they declare,
 // and how many may start a day. Checked, and the upload's place taken, in the request's first
 // round trip (the one that checks the session), before storage is asked for anything.
-import { albums, artists, type HttpDatabase, rateLimits, trackUploads } from "@edge-music/db";
+import {
+  albums,
+  artists,
+  type HttpDatabase,
+  rateLimits,
+  trackUploads,
+  type Visibility,
+} from "@edge-music/db";
 import { eq, type SQL, sql } from "drizzle-orm";
 import type { Env } from "../../../env.ts";
 import { ConflictError, NotFoundError, RateLimitedError } from "../../../errors/app-error.ts";
@@ -38,6 +45,7 @@ export interface UploadToReserve {
   artistId: string;
   albumId: string | undefined;
   title: string;
+  visibility: Visibility;
   fileName: string;
   contentType: string;
   size: number;
@@ -100,10 +108,10 @@ export function reservationStatements(
       ) as ok
     ), reserved as (
       insert into ${u} (${column(u.id)}, ${column(u.artistId)}, ${column(u.albumId)}, ${column(u.title)},
-        ${column(u.fileName)}, ${column(u.contentType)}, ${column(u.size)}, ${column(u.storageKey)},
+        ${column(u.visibility)}, ${column(u.fileName)}, ${column(u.contentType)}, ${column(u.size)}, ${column(u.storageKey)},
         ${column(u.multipartId)}, ${column(u.expiresAt)})
       select ${upload.id}::uuid, ${upload.artistId}::uuid, ${albumId}::uuid, ${upload.title},
-        ${upload.fileName}, ${upload.contentType}, ${upload.size}::bigint, ${upload.storageKey},
+        ${upload.visibility}::visibility, ${upload.fileName}, ${upload.contentType}, ${upload.size}::bigint, ${upload.storageKey},
         ${PENDING_MULTIPART}, ${at(upload.expiresAt)}
       from open, day, album
       where album.ok and day.started < ${limits.maxPerDay}::int

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { AUDIO_CONTENT_TYPES } from "../../../file-input/audio.ts";
 import { Timestamp, uuidParam } from "../../../validation/common.ts";
+import { Visibility } from "../../sharing/schema.ts";
 import { Title } from "../catalogue/schema.ts";
 
 /** S3 and R2 take at most 10,000 parts, each at least 5 MiB but the last. */
@@ -49,6 +50,10 @@ export const StartUploadBody = z
     size: z.number().int().min(1).openapi({ description: "Bytes.", example: 734003200 }),
     albumId: z.uuid().toLowerCase().optional().openapi({
       description: "One of the caller's albums (else 404).",
+    }),
+    visibility: Visibility.optional().openapi({
+      description:
+        "Who may reach the track once made (ADR 0025): `public` (the default), `unlisted` or `private`.",
     }),
   })
   .openapi("DirectUploadRequest");

@@ -1,7 +1,7 @@
 // Direct uploads: a multipart upload the artist's client sends straight to storage, then completes
 // here; the stored file is checked like a form upload's before its track and job are made.
 import { sanitizeFileName, trackKeys } from "@edge-music/contracts";
-import { type HttpDatabase, trackUploads } from "@edge-music/db";
+import { type HttpDatabase, trackUploads, type Visibility } from "@edge-music/db";
 import { and, asc, eq, gt, inArray, lt } from "drizzle-orm";
 import type { Env } from "../../../env.ts";
 import {
@@ -67,6 +67,7 @@ export interface StartUpload {
   contentType: string;
   size: number;
   albumId?: string | undefined;
+  visibility?: Visibility | undefined;
 }
 
 /**
@@ -92,6 +93,7 @@ export async function startUpload(ctx: UploadDeps, input: StartUpload) {
     artistId: ctx.principal.id,
     albumId: input.albumId,
     title: input.title,
+    visibility: input.visibility ?? "public",
     fileName,
     contentType: input.contentType,
     size: input.size,
@@ -291,6 +293,7 @@ export async function completeUpload(
       artistId: upload.artistId,
       albumId: upload.albumId,
       title: upload.title,
+      visibility: upload.visibility,
       source: { key: upload.storageKey, fileName: upload.fileName },
     }),
     db.delete(trackUploads).where(eq(trackUploads.id, id)).returning({ id: trackUploads.id }),

@@ -18,6 +18,7 @@ import { type ObjectStorage, ObjectTooLargeError } from "../../../storage/index.
 export interface UploadForm {
   title: string | undefined;
   albumId: string | undefined;
+  visibility: string | undefined;
   cover: Image | undefined;
   source: { key: string; fileName: string } | undefined;
 }
@@ -91,13 +92,15 @@ export async function readUpload(
   const form: UploadForm = {
     title: undefined,
     albumId: undefined,
+    visibility: undefined,
     cover: undefined,
     source: undefined,
   };
   for await (const part of parseMultipartStream(body, boundary, { maxParts: 8 })) {
     switch (part.name) {
       case "title":
-      case "albumId": {
+      case "albumId":
+      case "visibility": {
         const text = await readLimited(part, 1024, () => fieldError(part.name, "is too long"));
         form[part.name] = new TextDecoder().decode(text);
         break;

@@ -9,6 +9,7 @@ import { boundaryOf } from "../../../file-input/multipart-stream.ts";
 import { IMAGE_MAX_BYTES, type Image, mediaKey, storeImage } from "../../../images/images.ts";
 import type { RequestDeps } from "../../../request-deps.ts";
 import { confirmSession } from "../../../security/sessions.ts";
+import { Visibility } from "../../sharing/schema.ts";
 import { findTrackQuery, toOwnTrackDto } from "../catalogue/queries.ts";
 import type { OwnTrackView } from "../catalogue/schema.ts";
 import {
@@ -24,6 +25,7 @@ export interface NewUpload {
   artistId: string;
   title: string | undefined;
   albumId: string | undefined;
+  visibility: string | undefined;
   cover: Image | undefined;
   source: { key: string; fileName: string } | undefined;
 }
@@ -41,8 +43,21 @@ export function validateUpload(upload: NewUpload) {
   if (upload.albumId !== undefined && !UUID.test(upload.albumId)) {
     errors.push({ path: "form.albumId", message: "must be a UUID", code: "invalid_format" });
   }
+  const visibility =
+    upload.visibility === undefined ? undefined : Visibility.safeParse(upload.visibility);
+  if (visibility && !visibility.success) {
+    errors.push({
+      path: "form.visibility",
+      message: "must be public, unlisted or private",
+      code: "invalid_value",
+    });
+  }
   if (errors.length > 0) throw new ValidationError(errors);
-  return { title: title as string, source: upload.source as NonNullable<NewUpload["source"]> };
+  return {
+    title: title as string,
+    visibility: visibility?.data,
+    source: upload.source as NonNullable<NewUpload["source"]>,
+  };
 }
 
 /** The most a request may declare: the audio, a cover and the form's framing. */
@@ -87,7 +102,7 @@ export async function uploadTrack(
     const cover = upload.cover ? await storeImage(ctx.storage, "covers", upload.cover) : null;
     const coverKey = mediaKey(cover);
     if (coverKey) undo.objects.push(coverKey);
-    row = await insertTrack(ctx, upload, valid.title, source, cover, undo);
+    row = await insertTrack(ctx, upload, valid, cover, undo);
   } catch (error) {
     await removeNewTrack(ctx, trackId, undo);
     throw error;
@@ -105,8 +120,7 @@ export async function uploadTrack(
 async function insertTrack(
   ctx: Pick<RequestDeps, "db">,
   upload: NewUpload,
-  title: string,
-  source: { key: string; fileName: string },
+  { title, visibility, source }: ReturnType<typeof validateUpload>,
   cover: string | null,
   undo: NewTrackLeftovers,
 ) {
@@ -119,6 +133,7 @@ async function insertTrack(
         artistId: upload.artistId,
         albumId: upload.albumId,
         title,
+        visibility,
         cover,
         source,
       }),

@@ -1,0 +1,1 @@
+ALTER TABLE "track_uploads" ADD COLUMN "visibility" "visibility" DEFAULT 'public' NOT NULL;
