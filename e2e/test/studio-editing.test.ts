@@ -24,6 +24,7 @@ import {
   uploadAs,
   waitReadyAs,
 } from "./support/studio-editing.ts";
+import { audioTime } from "./support/web-player-suite.ts";
 
 let stack: LocalStack;
 let browser: Browser;
@@ -145,6 +146,20 @@ describe("the studio's editing", () => {
       await expect.poll(() => link.inputValue()).not.toBe(first);
       const second = await link.inputValue();
 
+      // The owner's Share on the track's page offers the same unlisted link, copied.
+      await context.grantPermissions(["clipboard-read", "clipboard-write"], {
+        origin: stack.apiUrl,
+      });
+      await page.goto(`${stack.apiUrl}/tracks/${id}`);
+      await page.getByRole("heading", { level: 1, name: "Secret demo" }).waitFor();
+      await page.getByRole("button", { name: "Share" }).click();
+      const share = page.getByRole("region", { name: "Share Secret demo" });
+      await share.getByRole("button", { name: "Copy unlisted link" }).click();
+      await share.getByText("Unlisted link copied.").waitFor();
+      expect(await share.getByLabel(/^Unlisted link/).inputValue()).toBe(second);
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(second);
+      await expectNoAxeViolations(page, "track page, the owner's Share");
+
       // Anyone with the new link sees the track; the old link and no key are "not found".
       const visitor = await browser.newContext();
       try {
@@ -152,6 +167,9 @@ describe("the studio's editing", () => {
         const key = (url: string) => new URL(url).searchParams.get("key") ?? "";
         await other.goto(`${stack.apiUrl}/tracks/${id}?key=${key(second)}`);
         await other.getByRole("heading", { level: 1, name: "Secret demo" }).waitFor();
+        // It plays, signed out, through the signed URLs its key gave (ADR 0026).
+        await other.getByRole("main").getByRole("button", { name: "Play", exact: true }).click();
+        await expect.poll(() => audioTime(other), { timeout: 30_000 }).toBeGreaterThan(0.5);
         const old = await other.request.get(
           `${stack.apiUrl}/api/v1/tracks/${id}?key=${key(first)}`,
         );
