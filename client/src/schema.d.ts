@@ -1699,8 +1699,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Progressive Opus fallback
-         * @description `<bitrate>.opus` (also `<bitrate>k.opus`): the whole track in Ogg Opus, for clients without HLS. Supports `Range` (206, or 416 outside the file). No sign-in needed: the catalogue is public, like its tracks. Only READY tracks stream (but see **Owner**); an unknown track answers 404 `NOT_FOUND`, an unfinished one 404 `TRACK_NOT_READY`, a bitrate that was not produced 404. CORS allows any origin (STREAM_ALLOWED_ORIGINS narrows it), exposing Content-Length, Content-Range and Accept-Ranges. **Visibility:** an unlisted or private track (ADR 0025) streams only to its owner (the access cookie) or through a signed, expiring URL (`?exp=…&sig=…`, ADR 0026) that GET /tracks/{id} gives with the track's key, in `stream`; a playlist fetched so names its files with the same signature, so an HLS player follows it unchanged. Without a valid signature (none, expired, altered, or made before the owner rotated the track's link) such a track answers 404 `NOT_FOUND`, as a missing one. A signed answer is never kept by the edge or a shared cache (`Cache-Control: private, no-store`, `x-edge-cache: bypass`), and the edge never answers an unsigned request with it. **Owner:** the artist who uploaded a track, signed in (the access cookie), gets its files in any state (PROCESSING, FAILED) as if it were READY: what the conversion has written so far, 404 `NOT_FOUND` for a file not written (yet). Such an answer is for the owner alone: `Cache-Control: private, no-store` and `x-edge-cache: bypass`, never kept by the edge or a browser. A READY track is answered alike to everyone, its owner included (the edge cache may answer before the cookie is read). Anyone else, signed in or not, gets 404 `TRACK_NOT_READY` for an unfinished track. A cookie that is present but invalid, expired or of an ended session answers 401 (refresh, then retry). **Edge cache:** not kept at the edge (`x-edge-cache: bypass`); browsers may keep it (`public, max-age=31536000, immutable`).
+         * Progressive audio: the whole track in one file
+         * @description For clients without HLS. `<bitrate>.opus` (also `<bitrate>k.opus`): Ogg Opus. `<bitrate>.m4a` (also `<bitrate>k.m4a`): AAC in one MP4 file, its index first (the HLS rung's segments joined; a track converted before these files existed has none: 404). Supports `Range` (206, or 416 outside the file). No sign-in needed: the catalogue is public, like its tracks. Only READY tracks stream (but see **Owner**); an unknown track answers 404 `NOT_FOUND`, an unfinished one 404 `TRACK_NOT_READY`, a bitrate that was not produced 404. CORS allows any origin (STREAM_ALLOWED_ORIGINS narrows it), exposing Content-Length, Content-Range and Accept-Ranges. **Visibility:** an unlisted or private track (ADR 0025) streams only to its owner (the access cookie) or through a signed, expiring URL (`?exp=…&sig=…`, ADR 0026) that GET /tracks/{id} gives with the track's key, in `stream`; a playlist fetched so names its files with the same signature, so an HLS player follows it unchanged. Without a valid signature (none, expired, altered, or made before the owner rotated the track's link) such a track answers 404 `NOT_FOUND`, as a missing one. A signed answer is never kept by the edge or a shared cache (`Cache-Control: private, no-store`, `x-edge-cache: bypass`), and the edge never answers an unsigned request with it. **Owner:** the artist who uploaded a track, signed in (the access cookie), gets its files in any state (PROCESSING, FAILED) as if it were READY: what the conversion has written so far, 404 `NOT_FOUND` for a file not written (yet). Such an answer is for the owner alone: `Cache-Control: private, no-store` and `x-edge-cache: bypass`, never kept by the edge or a browser. A READY track is answered alike to everyone, its owner included (the edge cache may answer before the cookie is read). Anyone else, signed in or not, gets 404 `TRACK_NOT_READY` for an unfinished track. A cookie that is present but invalid, expired or of an ended session answers 401 (refresh, then retry). **Edge cache:** not kept at the edge (`x-edge-cache: bypass`); browsers may keep it (`public, max-age=31536000, immutable`).
          */
         get: operations["streamOpus"];
         put?: never;
@@ -12933,6 +12933,7 @@ export interface operations {
                 };
                 content: {
                     "audio/ogg": string;
+                    "audio/mp4": string;
                 };
             };
             /** @description The requested range. */
@@ -12947,6 +12948,7 @@ export interface operations {
                 };
                 content: {
                     "audio/ogg": string;
+                    "audio/mp4": string;
                 };
             };
             /** @description Not modified (If-None-Match). */

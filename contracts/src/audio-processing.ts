@@ -54,6 +54,8 @@ export const trackKeys = (trackId: string) => ({
   prefix: `tracks/${trackId}/`,
   source: (fileName: string) => `tracks/${trackId}/source/${sanitizeFileName(fileName)}`,
   opus: (kbps: number) => `tracks/${trackId}/audio/${kbps}k.opus`,
+  /** One rung of the AAC ladder as one whole MP4 file (its HLS segments joined). */
+  aac: (kbps: number) => `tracks/${trackId}/audio/${kbps}k.m4a`,
   master: `tracks/${trackId}/hls/master.m3u8`,
   playlist: (kbps: number) => `tracks/${trackId}/hls/${kbps}/index.m3u8`,
   init: (kbps: number) => `tracks/${trackId}/hls/${kbps}/init_0.mp4`,

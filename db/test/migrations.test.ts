@@ -128,7 +128,7 @@ describe("migrations", () => {
       { name: "processing_status", labels: ["PROCESSING", "READY", "FAILED"] },
       {
         name: "track_file_kind",
-        labels: ["opus", "hls_master", "hls_playlist", "hls_init", "hls_segment"],
+        labels: ["opus", "hls_master", "hls_playlist", "hls_init", "hls_segment", "aac"],
       },
       { name: "visibility", labels: ["public", "unlisted", "private"] },
     ]);

@@ -131,5 +131,38 @@ describe("an upload, end to end", () => {
       expect(state.levels, seen).toBe(EXPECTED_RUNGS.length);
       expect(state.currentTime, seen).toBeGreaterThan(8);
     });
+
+    test("plays the whole AAC file of a rung in <audio> and seeks in it by Range", async () => {
+      pages ??= await startPageServer();
+      browser ??= await launchChromium();
+      const page = await browser.newPage();
+      const ranges: string[] = [];
+      page.on("request", (request) => {
+        if (request.url().endsWith(".m4a")) ranges.push(request.headers().range ?? "none");
+      });
+      try {
+        await page.goto(pages.origin);
+        const url = `${stack.apiUrl}/api/v1/tracks/stream/${readyId()}/audio/192.m4a`;
+        const state = await page.evaluate(async (src) => {
+          const audio = new Audio(src);
+          audio.muted = true;
+          await audio.play();
+          await new Promise((resolve) => setTimeout(resolve, 1_500));
+          const played = audio.currentTime;
+          audio.currentTime = 15;
+          await new Promise((resolve) => audio.addEventListener("seeked", resolve, { once: true }));
+          await new Promise((resolve) => setTimeout(resolve, 1_000));
+          return { played, after: audio.currentTime, duration: audio.duration, error: audio.error };
+        }, url);
+        expect(state.error).toBeNull();
+        expect(state.played).toBeGreaterThan(0.5);
+        expect(state.after).toBeGreaterThanOrEqual(15);
+        expect(Math.abs(state.duration - sourceDuration)).toBeLessThanOrEqual(0.3);
+        expect(ranges.length).toBeGreaterThan(0);
+        expect(ranges.every((range) => range.startsWith("bytes="))).toBe(true);
+      } finally {
+        await page.close();
+      }
+    });
   });
 });

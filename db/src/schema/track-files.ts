@@ -18,6 +18,8 @@ export const trackFileKind = pgEnum("track_file_kind", [
   "hls_playlist",
   "hls_init",
   "hls_segment",
+  // One rung of the AAC ladder as one whole MP4 file (audio/<kbps>k.m4a).
+  "aac",
 ]);
 
 /** One row per object the transcoder wrote for a track. */

@@ -21,7 +21,10 @@ const JSON_TYPE = "application/json";
 const JPEG = "image/jpeg";
 
 export interface OutputPlan {
-  /** Segments, init segments and Opus files: nothing refers to them until a playlist does. */
+  /**
+   * Segments, init segments, Opus and whole AAC files: nothing refers to them until a playlist
+   * (or the track's READY row) does.
+   */
   media: OutputFile[];
   playlists: OutputFile[];
   master: OutputFile;
@@ -66,6 +69,14 @@ export function planOutputs(
       key: keys.opus(rung),
       path: `${outDir}/audio/${rung}k.opus`,
       contentType: OPUS,
+      cacheControl: IMMUTABLE,
+    });
+    media.push({
+      kind: "aac",
+      bitrate: rung,
+      key: keys.aac(rung),
+      path: `${outDir}/audio/${rung}k.m4a`,
+      contentType: MEDIA,
       cacheControl: IMMUTABLE,
     });
     playlists.push({

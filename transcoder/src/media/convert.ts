@@ -3,7 +3,7 @@ import { playbackGainDb } from "@edge-music/contracts";
 import { log } from "../log.ts";
 import { BadInputError } from "./bad-input.ts";
 import { checkOutputs } from "./checks.ts";
-import { durationArgs, hlsArgs, opusArgs, type SourceFile } from "./ffmpeg/args.ts";
+import { durationArgs, hlsArgs, opusArgs, type SourceFile, wholeAacArgs } from "./ffmpeg/args.ts";
 import { type Loudness, parseLoudness } from "./ffmpeg/loudness.ts";
 import { fractionDone } from "./ffmpeg/progress.ts";
 import { runFfmpeg, runTool } from "./ffmpeg/run.ts";
@@ -78,7 +78,8 @@ export interface Rendition {
 
 /**
  * Reads back what ffmpeg wrote, fixes the init URIs and target durations, checks the outputs
- * against the source (BadInputError when they fall short) and writes the master playlist
+ * against the source (BadInputError when they fall short), joins each rung into one whole AAC
+ * file, and writes the master playlist
  * from measured sizes, with the playback gain from the loudness scan, and the waveform's JSON
  * (`waveformFiles(outDir).json`).
  */
@@ -112,6 +113,15 @@ export async function finishOutputs(input: {
   ]);
   const problem = checkOutputs({ duration, renditions, opus });
   if (problem) throw new BadInputError(problem);
+  // Each rung also as one whole file (`audio/<rung>k.m4a`): a copy of its segments, no encoding.
+  await Promise.all(
+    rungs.map((rung) =>
+      runFfmpeg(wholeAacArgs(`${outDir}/hls/${rung}/index.m3u8`, `${outDir}/audio/${rung}k.m4a`), {
+        timeoutMs: input.timeoutMs,
+        ...(input.signal ? { signal: input.signal } : {}),
+      }),
+    ),
+  );
 
   const variants = await Promise.all(
     renditions.map(async ({ rung, playlist }) => ({

@@ -1,8 +1,19 @@
+import { execFile } from "node:child_process";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { trackKeys } from "@edge-music/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness } from "../support/harness.ts";
-import { expectOutputs, getText, getWaveform, head, playFromStorage } from "../support/outputs.ts";
+import {
+  expectOutputs,
+  getBytes,
+  getText,
+  getWaveform,
+  head,
+  playFromStorage,
+  topLevelBoxes,
+} from "../support/outputs.ts";
 import { makeAudio, makeFromFilter, tempDir } from "../support/sources.ts";
 
 const SECONDS = 12;
@@ -107,6 +118,7 @@ describe("stored objects", () => {
       [keys.init(128), "audio/mp4", "public, max-age=31536000, immutable"],
       [keys.segment(128, 0), "audio/mp4", "public, max-age=31536000, immutable"],
       [keys.opus(128), "audio/ogg; codecs=opus", "public, max-age=31536000, immutable"],
+      [keys.aac(128), "audio/mp4", "public, max-age=31536000, immutable"],
       [keys.waveform, "application/json", "public, max-age=31536000, immutable"],
     ] as const;
     for (const [key, contentType, cacheControl] of expected) {
@@ -118,6 +130,23 @@ describe("stored objects", () => {
     expect(rows.find((r) => r.storageKey === keys.opus(128))?.contentType).toBe(
       "audio/ogg; codecs=opus",
     );
+
+    // The whole AAC file: its index (moov) before its media, as a player that seeks by Range
+    // needs it, and as long as the source.
+    const whole = await getBytes(h, keys.aac(128));
+    expect(topLevelBoxes(whole).slice(0, 2)).toEqual(["ftyp", "moov"]);
+    const path = join(dir.path, "whole-128k.m4a");
+    await writeFile(path, whole);
+    const { stdout } = await promisify(execFile)("ffprobe", [
+      ...["-v", "error", "-show_entries", "stream=codec_name:format=duration"],
+      ...["-print_format", "json", path],
+    ]);
+    const probed = JSON.parse(stdout) as {
+      streams: Array<{ codec_name: string }>;
+      format: { duration: string };
+    };
+    expect(probed.streams.map((s) => s.codec_name)).toEqual(["aac"]);
+    expect(Number(probed.format.duration)).toBeCloseTo(SECONDS, 0);
   }, 90_000);
 });
 

@@ -24,7 +24,7 @@ export async function expectOutputs(h: Harness, trackId: string, rungs: number[]
   for (const rung of rungs) {
     // Aligned renditions: the same number of segments in each.
     expect(segmentsOf(rung)).toBe(segments);
-    expected.push(keys.opus(rung), keys.playlist(rung), keys.init(rung));
+    expected.push(keys.opus(rung), keys.aac(rung), keys.playlist(rung), keys.init(rung));
     for (let i = 0; i < segments; i++) expected.push(keys.segment(rung, i));
   }
   expect(objects.map((o) => o.key)).toEqual(expected.sort((a, b) => a.localeCompare(b)));
@@ -57,17 +57,37 @@ export async function getWaveform(h: Harness, trackId: string): Promise<Waveform
 
 function kindOf(key: string) {
   if (key.endsWith(".opus")) return "opus";
+  if (key.endsWith(".m4a")) return "aac";
   if (key.endsWith("master.m3u8")) return "hls_master";
   if (key.endsWith(".m3u8")) return "hls_playlist";
   if (key.endsWith("init_0.mp4")) return "hls_init";
   return "hls_segment";
 }
 
-const rungOf = (key: string) => Number(/\/(\d+)(?:k\.opus|\/)/.exec(key)?.[1]);
+const rungOf = (key: string) => Number(/\/(\d+)(?:k\.opus|k\.m4a|\/)/.exec(key)?.[1]);
 
 export async function getText(h: Harness, key: string): Promise<string> {
   const object = await h.storage.client.send(new GetObjectCommand({ Bucket: h.bucket, Key: key }));
   return (await object.Body?.transformToString()) ?? "";
+}
+
+export async function getBytes(h: Harness, key: string): Promise<Uint8Array> {
+  const object = await h.storage.client.send(new GetObjectCommand({ Bucket: h.bucket, Key: key }));
+  return (await object.Body?.transformToByteArray()) ?? new Uint8Array();
+}
+
+/** The types of an MP4 file's top-level boxes, in order (32-bit sizes; 1 = a 64-bit size). */
+export function topLevelBoxes(bytes: Uint8Array): string[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const types: string[] = [];
+  for (let at = 0; at + 8 <= bytes.length; ) {
+    const size32 = view.getUint32(at);
+    const size = size32 === 1 ? Number(view.getBigUint64(at + 8)) : size32;
+    types.push(new TextDecoder().decode(bytes.subarray(at + 4, at + 8)));
+    if (size < 8) break;
+    at += size;
+  }
+  return types;
 }
 
 export async function head(h: Harness, key: string) {

@@ -84,7 +84,8 @@ describe("Subsonic browsing: our catalogue, READY tracks only", () => {
       track: 1,
       isDir: false,
       duration: 216,
-      suffix: "opus",
+      suffix: "m4a",
+      contentType: "audio/mp4",
       type: "music",
     });
 

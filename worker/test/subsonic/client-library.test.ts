@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { historyOf } from "../history/support.ts";
 import { app, uniqueIp } from "../support/auth.ts";
 import { send } from "../support/env.ts";
-import { type AppAccount, appAccount, catalogue, withOpus } from "./support.ts";
+import { type AppAccount, appAccount, catalogue, withAac, withOpus } from "./support.ts";
 
 /**
  * `subsonic-api`, a client library app authors use, talking to the Worker as an app would: its
@@ -40,6 +40,7 @@ describe("a Subsonic client library against the Worker", () => {
       account = await appAccount();
       const { artist, album, first } = await catalogue();
       await withOpus(first.id, [128, 192]);
+      await withAac(first.id, [128, 192]);
       const api = client(
         how.includes("API key")
           ? { apiKey: account.appPassword }
@@ -65,12 +66,15 @@ describe("a Subsonic client library against the Worker", () => {
 
       const low = await api.stream({ id: first.id, maxBitRate: 128 });
       expect(low.status).toBe(200);
-      expect((await low.text()).startsWith("OggS-128-")).toBe(true);
-      api.headers.range = "bytes=5-7";
+      expect(low.headers.get("content-type")).toBe("audio/mp4");
+      expect((await low.text()).startsWith("M4A-128-")).toBe(true);
+      api.headers.range = "bytes=4-6";
       const seek = await api.stream({ id: first.id });
       expect(seek.status).toBe(206);
       expect(await seek.text()).toBe("192");
       delete api.headers.range;
+      const opus = await api.stream({ id: first.id, format: "ogg" });
+      expect((await opus.text()).startsWith("OggS-192-")).toBe(true);
 
       await api.scrobble({ id: first.id, submission: true });
       const history = await historyOf(account.client);

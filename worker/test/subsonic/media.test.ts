@@ -1,45 +1,70 @@
 import { tracks } from "@edge-music/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { pickOpus } from "../../src/features/subsonic/media.ts";
+import { pickAudio, preferredKind } from "../../src/features/subsonic/media.ts";
 import { historyOf } from "../history/support.ts";
 import { app } from "../support/auth.ts";
 import { send } from "../support/env.ts";
 import { IMAGE_BYTES, withDb } from "../support/factories.ts";
 import { bucket } from "../tracks/form-upload/support.ts";
-import { appAccount, call, catalogue, errorCode, withOpus } from "./support.ts";
+import { appAccount, call, catalogue, errorCode, withAac, withOpus } from "./support.ts";
 
 describe("Subsonic media", () => {
-  it("pickOpus: the highest not above maxBitRate, else the lowest; no limit: the highest", () => {
-    const files = [{ bitrate: 64 }, { bitrate: 192 }, { bitrate: 128 }];
-    expect(pickOpus(files)?.bitrate).toBe(192);
-    expect(pickOpus(files, 0)?.bitrate).toBe(192);
-    expect(pickOpus(files, 160)?.bitrate).toBe(128);
-    expect(pickOpus(files, 32)?.bitrate).toBe(64);
-    expect(pickOpus([], 128)).toBeUndefined();
+  it("pickAudio: the kind asked for when there is one; the highest not above maxBitRate, else the lowest", () => {
+    const opus = [64, 192, 128].map((bitrate) => ({ kind: "opus", bitrate }));
+    const files = [...opus, { kind: "aac", bitrate: 128 }, { kind: "aac", bitrate: 192 }];
+    expect(pickAudio(files, "aac")).toEqual({ kind: "aac", bitrate: 192 });
+    expect(pickAudio(files, "aac", 0)).toEqual({ kind: "aac", bitrate: 192 });
+    expect(pickAudio(files, "aac", 160)).toEqual({ kind: "aac", bitrate: 128 });
+    expect(pickAudio(files, "aac", 32)).toEqual({ kind: "aac", bitrate: 128 });
+    expect(pickAudio(files, "opus", 160)).toEqual({ kind: "opus", bitrate: 128 });
+    expect(pickAudio(files, "opus", 32)).toEqual({ kind: "opus", bitrate: 64 });
+    // Only Opus (converted before the whole AAC files): Opus, whatever is preferred.
+    expect(pickAudio(opus, "aac")).toEqual({ kind: "opus", bitrate: 192 });
+    expect(pickAudio([], "aac", 128)).toBeUndefined();
+    expect(["opus", "ogg", "mp3", "raw", "aac", undefined].map(preferredKind)).toEqual([
+      "opus",
+      "opus",
+      "aac",
+      "aac",
+      "aac",
+      "aac",
+    ]);
   });
 
-  it("stream: the Opus bytes through the Worker at the bitrate asked, with ranges; never a redirect", async () => {
-    const { first, converting } = await catalogue();
+  it("stream: the AAC file (or Opus on request) through the Worker at the bitrate asked, with ranges; never a redirect", async () => {
+    const { first, second, converting } = await catalogue();
     await withOpus(first.id, [64, 128, 192]);
-    await withOpus(converting.id, [128]);
+    await withAac(first.id, [128, 192]);
+    await withOpus(second.id, [128]);
+    await withAac(converting.id, [128]);
     const account = await appAccount();
     const auth = { apiKey: account.appPassword };
 
     const whole = await call("stream", { ...auth, id: first.id });
     expect(whole.status).toBe(200);
-    expect(whole.headers.get("content-type")).toBe("audio/ogg");
+    expect(whole.headers.get("content-type")).toBe("audio/mp4");
     expect(whole.headers.get("accept-ranges")).toBe("bytes");
     expect(whole.headers.get("content-length")).toBe("1000");
-    expect((await whole.text()).startsWith("OggS-192-")).toBe(true);
+    expect((await whole.text()).startsWith("M4A-192-")).toBe(true);
 
     const lower = await call("stream", { ...auth, id: first.id, maxBitRate: "128" });
-    expect((await lower.text()).startsWith("OggS-128-")).toBe(true);
+    expect((await lower.text()).startsWith("M4A-128-")).toBe(true);
+    // What the app asks for by `format`: Opus in Ogg on request, AAC for anything else.
+    const opus = await call("stream", { ...auth, id: first.id, format: "opus", maxBitRate: "64" });
+    expect(opus.headers.get("content-type")).toBe("audio/ogg");
+    expect((await opus.text()).startsWith("OggS-64-")).toBe(true);
+    const mp3 = await call("stream", { ...auth, id: first.id, format: "mp3" });
+    expect((await mp3.text()).startsWith("M4A-192-")).toBe(true);
+    // A track with Opus only streams Opus.
+    const older = await call("stream", { ...auth, id: second.id });
+    expect(older.headers.get("content-type")).toBe("audio/ogg");
+    expect((await older.text()).startsWith("OggS-128-")).toBe(true);
 
     // download: the best we keep (the source is not kept once converted), whatever is asked.
     const download = await call("download", { ...auth, id: first.id, maxBitRate: "64" });
     expect(download.status).toBe(200);
-    expect((await download.text()).startsWith("OggS-192-")).toBe(true);
+    expect((await download.text()).startsWith("M4A-192-")).toBe(true);
 
     // A player may ask for the size first.
     const head = await send(app, `/rest/stream?apiKey=${account.appPassword}&id=${first.id}`, {
@@ -56,7 +81,7 @@ describe("Subsonic media", () => {
     );
     expect(part.status).toBe(206);
     expect(part.headers.get("content-range")).toBe("bytes 0-7/1000");
-    expect(await part.text()).toBe("OggS-192");
+    expect(await part.text()).toBe("M4A-192-");
 
     const past = await call(
       "stream",

@@ -125,18 +125,25 @@ export async function catalogue() {
 }
 
 /** Opus files of a track at these bitrates, each holding its own bytes. */
-export async function withOpus(trackId: string, rates: number[]) {
+export const withOpus = (trackId: string, rates: number[]) => withAudio(trackId, "opus", rates);
+
+/** Whole AAC files (`audio/<kbps>k.m4a`), 1,000 bytes starting `M4A-<kbps>-`, with their rows. */
+export const withAac = (trackId: string, rates: number[]) => withAudio(trackId, "aac", rates);
+
+async function withAudio(trackId: string, kind: "opus" | "aac", rates: number[]) {
+  const [extension, contentType, mark] =
+    kind === "opus" ? ["opus", "audio/ogg", "OggS"] : ["m4a", "audio/mp4", "M4A"];
   for (const kbps of rates) {
-    const key = `tracks/${trackId}/audio/${kbps}k.opus`;
-    const bytes = new TextEncoder().encode(`OggS-${kbps}-`.padEnd(1000, "x"));
-    await bucket().put(key, bytes, { httpMetadata: { contentType: "audio/ogg" } });
+    const key = `tracks/${trackId}/audio/${kbps}k.${extension}`;
+    const bytes = new TextEncoder().encode(`${mark}-${kbps}-`.padEnd(1000, "x"));
+    await bucket().put(key, bytes, { httpMetadata: { contentType } });
     await withDb((db) =>
       db.insert(trackFiles).values({
         trackId,
-        kind: "opus",
+        kind,
         bitrate: kbps,
         storageKey: key,
-        contentType: "audio/ogg",
+        contentType,
         sizeBytes: bytes.length,
       }),
     );

@@ -277,6 +277,22 @@ export function packetArgs(source: SourceFile): string[] {
   ];
 }
 
+/**
+ * One rung of the AAC ladder as one whole MP4 file: the HLS rendition's init segment and segments
+ * joined without re-encoding, its index first (`+faststart`), for players that take one file
+ * rather than HLS (the Subsonic door's `stream`: apps' players seek in it by that index). It
+ * reads the playlist this conversion wrote, through the HLS demuxer held to local files.
+ */
+export function wholeAacArgs(playlist: string, output: string): string[] {
+  return [
+    ...COMMON,
+    "-v",
+    "error",
+    ...["-protocol_whitelist", "file", "-f", "hls", "-i", playlist],
+    ...["-map", "0:a:0", "-c", "copy", "-movflags", "+faststart", "-f", "mp4", output],
+  ];
+}
+
 /** The duration of a finished output, to compare with the source's. */
 export function durationArgs(file: string): string[] {
   return ["-v", "error", "-show_entries", "format=duration", "-print_format", "csv=p=0", file];

@@ -9,6 +9,7 @@ import {
   opusArgs,
   packetArgs,
   probeArgs,
+  wholeAacArgs,
 } from "../../../src/media/ffmpeg/args.ts";
 
 const source = { path: "/w/source.mp3", format: "mp3" as const };
@@ -195,6 +196,12 @@ describe("ffprobe argv", () => {
     expect(packetArgs(flac)).toEqual([
       ...["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=duration_time,size"],
       ...["-print_format", "csv=p=0", ...openFlac, "/w/s"],
+    ]);
+    expect(wholeAacArgs("/w/out/hls/128/index.m3u8", "/w/out/audio/128k.m4a")).toEqual([
+      ...["-hide_banner", "-nostdin", "-y", "-v", "error"],
+      ...["-protocol_whitelist", "file", "-f", "hls", "-i", "/w/out/hls/128/index.m3u8"],
+      ...["-map", "0:a:0", "-c", "copy", "-movflags", "+faststart", "-f", "mp4"],
+      "/w/out/audio/128k.m4a",
     ]);
     expect(durationArgs("/w/o.opus")).toEqual([
       ...["-v", "error", "-show_entries", "format=duration", "-print_format", "csv=p=0"],

@@ -34,8 +34,9 @@ export function songNode(row: SongRow): SubsonicNode {
     track: row.albumPosition ?? undefined,
     coverArt: row.cover || row.albumCover ? coverArtId("tr", row.id) : undefined,
     duration: row.duration === null ? undefined : Math.round(row.duration),
-    contentType: "audio/ogg",
-    suffix: "opus",
+    // What `stream` answers by default: AAC in one whole MP4 file (media.ts).
+    contentType: "audio/mp4",
+    suffix: "m4a",
     type: "music",
     mediaType: "song",
     isVideo: false,

@@ -9,7 +9,7 @@ import {
   trackRatings,
   tracks,
 } from "@edge-music/db";
-import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { listedAlbum, listedTrack } from "../sharing/queries.ts";
 
 /**
@@ -155,12 +155,17 @@ export function songQuery(db: HttpDatabase, trackId: string, userId?: SQL) {
 }
 
 /** The Opus files of a READY track, by bitrate. */
-export function opusFilesQuery(db: HttpDatabase, trackId: string) {
+export function audioFilesQuery(db: HttpDatabase, trackId: string) {
   return db
-    .select({ bitrate: trackFiles.bitrate, key: trackFiles.storageKey, size: trackFiles.sizeBytes })
+    .select({
+      kind: trackFiles.kind,
+      bitrate: trackFiles.bitrate,
+      key: trackFiles.storageKey,
+      size: trackFiles.sizeBytes,
+    })
     .from(trackFiles)
     .innerJoin(tracks, eq(tracks.id, trackFiles.trackId))
-    .where(and(eq(trackFiles.trackId, trackId), eq(trackFiles.kind, "opus"), ready));
+    .where(and(eq(trackFiles.trackId, trackId), inArray(trackFiles.kind, ["opus", "aac"]), ready));
 }
 
 /** The media path of a cover by its kind: a READY track's (else its album's), an album's, an avatar. */

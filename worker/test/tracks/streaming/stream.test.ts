@@ -35,6 +35,7 @@ beforeAll(async () => {
   await put(keys.segment(128, 0), "segment-zero", "audio/mp4");
   await put(keys.segment(128, 1), "segment-one", "audio/mp4");
   await put(keys.opus(128), OPUS, "audio/ogg; codecs=opus");
+  await put(keys.aac(128), "ftyp-moov-mdat", "audio/mp4");
 });
 
 const get = (path: string, headers: Record<string, string> = {}) => new Client().get(path, headers);
@@ -100,6 +101,20 @@ describe("HLS and audio of a READY track", () => {
     const outside = await get(path, { range: "bytes=999-" });
     await expectProblem(outside, 416, "RANGE_NOT_SATISFIABLE");
     expect(outside.headers.get("content-range")).toBe(`bytes */${OPUS.length}`);
+  });
+
+  it("serves the whole AAC file (M4A) of a rung, with ranges", async () => {
+    for (const name of ["128.m4a", "128k.m4a"]) {
+      const whole = await get(`${base(trackId)}/audio/${name}`);
+      expect(whole.status, name).toBe(200);
+      expect(whole.headers.get("content-type")).toBe("audio/mp4");
+      expect(await whole.text()).toBe("ftyp-moov-mdat");
+    }
+    const part = await get(`${base(trackId)}/audio/128.m4a`, { range: "bytes=5-8" });
+    expect(part.status).toBe(206);
+    expect(await part.text()).toBe("moov");
+    await expectProblem(await get(`${base(trackId)}/audio/192.m4a`), 404, "NOT_FOUND");
+    await expectProblem(await get(`${base(trackId)}/audio/128.mp4`), 400, "VALIDATION_FAILED");
   });
 
   it("matches If-None-Match as a list of tags, weak or strong, and *", async () => {

@@ -25,9 +25,9 @@ const HlsFile = z
     "index.m3u8, init_0.mp4 or segment_<5 digits>.m4s",
   )
   .openapi({ param: { name: "file", in: "path" }, example: "segment_00000.m4s" });
-const OpusFile = z
+const AudioFile = z
   .string()
-  .regex(new RegExp(`^(${KBPS.join("|")})k?\\.opus$`), "<bitrate>.opus")
+  .regex(new RegExp(`^(${KBPS.join("|")})k?\\.(opus|m4a)$`), "<bitrate>.opus or <bitrate>.m4a")
   .openapi({ param: { name: "file", in: "path" }, example: "128.opus" });
 const Id = uuidParam("id");
 
@@ -131,16 +131,16 @@ const opus = createRoute({
   path: "/{id}/audio/{file}",
   operationId: "streamOpus",
   tags,
-  summary: "Progressive Opus fallback",
+  summary: "Progressive audio: the whole track in one file",
   ...edgeCached(
     maybeSignedIn(),
     EDGE.progressive,
-    `\`<bitrate>.opus\` (also \`<bitrate>k.opus\`): the whole track in Ogg Opus, for clients without HLS. Supports \`Range\` (206, or 416 outside the file). ${NOTES} ${OWNER_NOTE}`,
+    `For clients without HLS. \`<bitrate>.opus\` (also \`<bitrate>k.opus\`): Ogg Opus. \`<bitrate>.m4a\` (also \`<bitrate>k.m4a\`): AAC in one MP4 file, its index first (the HLS rung's segments joined; a track converted before these files existed has none: 404). Supports \`Range\` (206, or 416 outside the file). ${NOTES} ${OWNER_NOTE}`,
   ),
-  request: { params: z.object({ id: Id, file: OpusFile }), query: SignedStreamQuery },
+  request: { params: z.object({ id: Id, file: AudioFile }), query: SignedStreamQuery },
   responses: {
-    200: media("The audio.", "audio/ogg"),
-    206: part("audio/ogg"),
+    200: media("The audio.", "audio/ogg", "audio/mp4"),
+    206: part("audio/ogg", "audio/mp4"),
     ...COMMON,
     ...problemResponses(416),
   },
@@ -172,5 +172,10 @@ export const streamingRoutes = newRouter()
   })
   .openapi(opus, (c) => {
     const { id, file } = c.req.valid("param");
-    return stream(c, id, trackKeys(id).opus(Number.parseInt(file, 10)));
+    const kbps = Number.parseInt(file, 10);
+    return stream(
+      c,
+      id,
+      file.endsWith(".m4a") ? trackKeys(id).aac(kbps) : trackKeys(id).opus(kbps),
+    );
   });

@@ -1,0 +1,1 @@
+ALTER TYPE "public"."track_file_kind" ADD VALUE 'aac';
