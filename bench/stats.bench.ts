@@ -132,6 +132,7 @@ try {
     new Date(Date.now() - offset * 86_400_000).toISOString().slice(0, 10);
   const scopes: Array<[string, StatsScope]> = [
     ["30 days, every track", { artistId, from: day(29), to: day(0) }],
+    ["90 days, every track", { artistId, from: day(89), to: day(0) }],
     ["365 days, every track", { artistId, from: day(364), to: day(0) }],
     ["365 days, one track", { artistId, from: day(364), to: day(0), trackId: big.rows[0]?.track }],
   ];

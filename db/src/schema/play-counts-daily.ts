@@ -18,5 +18,9 @@ export const playCountsDaily = pgTable(
   (t) => [
     primaryKey({ columns: [t.trackId, t.day] }),
     index("play_counts_daily_day_idx").on(t.day),
+    // The artist's statistics sum a range of a track's days (top tracks): with the counts in the
+    // index, an index-only scan (a year of 100 tracks: 14 → 6 ms in bench/stats.bench.ts). The
+    // counts' updates are no longer HOT; the consumer's throughput is measured in bench/plays.
+    index("play_counts_daily_totals_idx").on(t.trackId, t.day, t.plays, t.listeners),
   ],
 );

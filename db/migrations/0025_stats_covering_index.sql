@@ -1,0 +1,1 @@
+CREATE INDEX "play_counts_daily_totals_idx" ON "play_counts_daily" USING btree ("track_id","day","plays","listeners");
