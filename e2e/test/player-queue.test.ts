@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { launchChromium } from "./support/browser-player.ts";
 import { type LocalStack, startLocalStack } from "./support/local-stack.ts";
 import { makeMp3Source } from "./support/media.ts";
+import { hurry, playReported } from "./support/playback.ts";
 import {
   audioState,
   axeViolations,
@@ -591,12 +592,18 @@ describe("the player's queue", () => {
         { id: string; title: string },
         { id: string; title: string },
       ];
-      // Each play reaches the history at its first "playing": the listener played both.
+      // A play reaches the history once the (20-s) track was heard to its end, here at 4×: the
+      // listener played both through.
       for (const track of [first, second]) {
+        const recorded = playReported(page, track.id, "history");
         await page.getByRole("button", { name: `Play ${track.title}` }).click();
         await expect
           .poll(async () => (await audioState(page)).time, { timeout: 20_000 })
           .toBeGreaterThan(0);
+        await hurry(page);
+        expect((await recorded).ok()).toBe(true);
+        // The queue went on to the next track: stopped, so that the next row's button plays.
+        await page.getByRole("button", { name: "Pause", exact: true }).click();
       }
       await page.goto(`${stack.apiUrl}/tracks/${first.id}`);
       const more = page.getByRole("list", { name: "More like this" });

@@ -1,12 +1,12 @@
 // The one player of the page: a queue (shuffle, repeat, edits: the rules of queue.ts), an <audio>
 // element fed by hls.js (loaded on the first play; Safari's own HLS where MSE is missing), the
-// track's loudness gain through Web Audio, the waveform, Media Session controls, and a listen
-// recorded in the history of a signed-in user.
+// track's loudness gain through Web Audio, the waveform, Media Session controls, a play reported
+// once 30 s of it were heard (heard.ts, report-play.ts), and similar tracks when the queue ends.
 import { computed, signal } from "@preact/signals";
 import type HlsType from "hls.js";
-import { api, messageOf, unwrap } from "../api.ts";
-import { account } from "../session.ts";
+import { api, unwrap } from "../api.ts";
 import { announce } from "./announce.ts";
+import { HeardTime } from "./heard.ts";
 import { bindControls, showPosition, showTrack } from "./media-session.ts";
 import {
   afterEnd,
@@ -27,7 +27,9 @@ import {
   shuffled,
   unshuffled,
 } from "./queue.ts";
+import { reportPlay } from "./report-play.ts";
 import type { SavedQueue } from "./saved-queue.ts";
+import { SIMILAR_LIMIT, similarStored, similarToAdd, storeSimilar } from "./similar.ts";
 
 const VOLUME_KEY = "edge-music.volume";
 const NORMALISE_KEY = "edge-music.normalise";
@@ -62,11 +64,16 @@ export class Player {
   /** The current track's waveform (0–1 peaks), once loaded; null when it has none (yet). */
   readonly peaks = signal<number[] | null>(null);
   readonly error = signal<string | null>(null);
+  /** When the queue ends, similar tracks are added and play on (similar.ts). */
+  readonly similar = signal(similarStored());
 
   #audio: HTMLAudioElement | undefined;
   #hls: HlsType | undefined;
   #graph: { context: AudioContext; gain: GainNode } | null | undefined;
   #load = 0;
+  /** What was heard of this play of the current track. */
+  #heard = new HeardTime();
+  /** This play of the current track was reported. */
   #listened = false;
   /** A refresh of the session was tried since the stream last played (one per expiry). */
   #refreshed = false;
@@ -104,8 +111,9 @@ export class Player {
     audio.addEventListener("playing", () => {
       this.waiting.value = false;
       this.#refreshed = false;
-      this.#recordListen();
     });
+    // A seek is not listening: the heard time goes on from where it lands.
+    audio.addEventListener("seeking", () => this.#heard.jump());
     // The browser's own HLS (no MediaSource, as on iOS) reports here; hls.js reports its own.
     audio.addEventListener("error", () => {
       if (this.#hls || this.index.value < 0 || !audio.error) return;
@@ -115,14 +123,27 @@ export class Player {
       this.#stopped("Playback stopped: the stream could not be read.");
     });
     audio.addEventListener("timeupdate", () => {
-      if (!audio.paused) this.#changedAt = Date.now();
+      // While playing, and the last one at the end (already paused there): the time heard. A
+      // seek has its own event; a pause moves nothing.
+      if (!audio.paused || audio.ended) this.#heard.at(audio.currentTime);
+      if (!audio.paused) {
+        this.#changedAt = Date.now();
+        this.#countPlay();
+      }
       this.currentTime.value = audio.currentTime;
       if (this.#audio) showPosition(this.#audio);
     });
     audio.addEventListener("durationchange", () => {
       if (Number.isFinite(audio.duration)) this.duration.value = audio.duration;
     });
-    audio.addEventListener("ended", () => this.#ended());
+    audio.addEventListener("ended", () => {
+      this.#heard.end(audio.duration);
+      this.#countPlay();
+      // Whatever plays next, this entry again included, is a new play.
+      this.#heard.reset();
+      this.#listened = false;
+      this.#ended();
+    });
     this.#audio = audio;
     this.#applyVolume();
     bindControls({
@@ -204,6 +225,8 @@ export class Player {
     this.error.value = null;
     this.#changedAt = saved.savedAt;
     this.#resumeAt = item ? saved.position : null;
+    this.#heard.reset();
+    this.#listened = false;
     this.currentTime.value = item ? saved.position : 0;
     this.duration.value = item?.duration ?? 0;
     this.gainDb.value = item?.gainDb ?? null;
@@ -241,6 +264,7 @@ export class Player {
     this.peaks.value = null;
     this.gainDb.value = item.gainDb ?? null;
     this.error.value = null;
+    this.#heard.reset();
     this.#listened = false;
     this.#refreshed = false;
     this.#recoveries = 0;
@@ -320,18 +344,51 @@ export class Player {
     else void this.playAt(target.index);
   }
 
-  /** The track played to its end: again (repeat one), the next, or stop. */
+  /** The track played to its end: again (repeat one), the next, similar tracks, or stop. */
   #ended(): void {
     const { index, items } = this.state.value;
     const i = afterEnd(index, items.length, this.repeat.value);
-    if (i === null) return;
+    if (i === null) {
+      if (this.similar.value) void this.#playSimilar();
+      return;
+    }
     if (i !== index) {
       void this.playAt(i);
       return;
     }
-    this.#listened = false; // Each time round is a listen.
     this.seek(0);
     void this.play();
+  }
+
+  setSimilar(on: boolean): void {
+    this.similar.value = on;
+    storeSimilar(on);
+  }
+
+  /**
+   * The queue ran out: what the last track's listeners also played goes to its end and plays,
+   * unless the listener did something meanwhile. Nothing related (or the API unreachable): the
+   * player stops as it would have.
+   */
+  async #playSimilar(): Promise<void> {
+    const state = this.state.value;
+    const last = state.items[state.index];
+    if (!last) return;
+    const load = this.#load;
+    const related = await api()
+      .GET("/api/v1/tracks/{id}/related", {
+        params: { path: { id: last.id }, query: { limit: SIMILAR_LIMIT } },
+      })
+      .then(unwrap)
+      .catch(() => []);
+    // Another track, an edit of the queue or a play of this one since: the listener chose.
+    if (load !== this.#load || this.state.value !== state || !this.#audio?.paused) return;
+    const added = similarToAdd(related, this.state.value.items);
+    const first = added[0];
+    if (!first) return;
+    this.state.value = appended(this.state.value, added);
+    announce(`Playing similar tracks: ${first.title} next.`);
+    await this.playAt(this.state.value.items.indexOf(first));
   }
 
   setVolume(volume: number): void {
@@ -485,13 +542,14 @@ export class Player {
     }
   }
 
-  #recordListen(): void {
+  /** Reports this play of the current track once enough of it was heard (heard.ts). */
+  #countPlay(): void {
     const item = this.current.value;
-    if (this.#listened || !item || account.value?.kind !== "user") return;
+    if (this.#listened || !item) return;
+    const length = this.#audio?.duration;
+    if (!this.#heard.counts(Number.isFinite(length) ? length : item.duration)) return;
     this.#listened = true;
-    void api("user")
-      .POST("/api/v1/history/tracks/{trackId}", { params: { path: { trackId: item.id } } })
-      .catch((error: unknown) => console.warn("listen not recorded:", messageOf(error)));
+    void reportPlay(item);
   }
 }
 

@@ -1,6 +1,7 @@
 // The queue as a list, opened from the player bar: play an entry, move it up or down (buttons, or
 // drag with a mouse), remove it, clear the rest. Moves are announced; the keyboard focus follows
 // the moved entry, and after a removal goes to the next entry's remove button (else the heading).
+// Below it, the setting that keeps the music going with similar tracks when the queue ends.
 import { useState } from "preact/hooks";
 import { useFocusNext } from "../ui/focus.ts";
 import { Icon } from "../ui/icons.tsx";
@@ -123,6 +124,14 @@ export function QueuePanel() {
           ))}
         </ol>
       )}
+      <label class="similar-setting muted small">
+        <input
+          type="checkbox"
+          checked={player.similar.value}
+          onChange={(event) => player.setSimilar(event.currentTarget.checked)}
+        />
+        Keep playing similar tracks when the queue ends
+      </label>
     </div>
   );
 }
