@@ -33,8 +33,9 @@ export default defineConfig({
               // The upload page's list of formats (contracts) goes with it: left to itself it
               // lands in the page's own entry chunk, which imports the studio's while the studio's
               // imports it back, and the page fails with the list not yet defined.
+              // The statistics page's chart library (uPlot) too: an artist's alone.
               name: "studio",
-              test: /[\\/]src[\\/]pages[\\/]studio[\\/]|[\\/]contracts[\\/]src[\\/]audio-names\.ts$/,
+              test: /[\\/]src[\\/]pages[\\/]studio[\\/]|[\\/]contracts[\\/]src[\\/]audio-names\.ts$|[\\/]uplot[\\/]dist[\\/]/,
               includeDependenciesRecursively: false,
             },
           ],

@@ -37,6 +37,9 @@ const worker = await startWorker({
       ? { hostname: "127.0.0.1", port: options.inspectorPort }
       : false,
     watch: false,
+    // Cron triggers by HTTP (/cdn-cgi/local/scheduled?cron=…), as ./run dev has them: a test
+    // recomputes trending when it needs to instead of waiting for a timer (local only).
+    testScheduled: true,
     persist: options.persistTo,
     logLevel: "warn",
   },

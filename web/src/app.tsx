@@ -22,6 +22,7 @@ import { SignIn } from "./pages/signed-out/sign-in.tsx";
 import { SignUp } from "./pages/signed-out/sign-up.tsx";
 import { VerifyEmail } from "./pages/signed-out/verify-email.tsx";
 import { TrackPage } from "./pages/track.tsx";
+import { Trending } from "./pages/trending.tsx";
 import { PlayerBar } from "./player/bar.tsx";
 import { installShortcuts } from "./player/keys.ts";
 import { account, displayName, loadSession, signedInAs, watchSession } from "./session.ts";
@@ -33,6 +34,7 @@ const Studio = lazy(() => import("./pages/studio/studio.tsx").then((m) => m.Stud
 const Upload = lazy(() => import("./pages/studio/upload.tsx").then((m) => m.Upload));
 const StudioAlbums = lazy(() => import("./pages/studio/albums.tsx").then((m) => m.StudioAlbums));
 const StudioProfile = lazy(() => import("./pages/studio/profile.tsx").then((m) => m.StudioProfile));
+const StudioStats = lazy(() => import("./pages/studio/stats.tsx").then((m) => m.StudioStats));
 
 export function App() {
   useEffect(() => {
@@ -58,6 +60,7 @@ export function App() {
           <Router>
             <Route path="/" component={Home} />
             <Route path="/search" component={Search} />
+            <Route path="/trending" component={Trending} />
             <Route path="/artists/:id" component={ArtistPage} />
             <Route path="/albums/:id" component={AlbumPage} />
             <Route path="/tracks/:id" component={TrackPage} />
@@ -76,6 +79,7 @@ export function App() {
             <Route path="/studio/upload" component={Upload} />
             <Route path="/studio/albums" component={StudioAlbums} />
             <Route path="/studio/profile" component={StudioProfile} />
+            <Route path="/studio/stats" component={StudioStats} />
             <Route path="/shortcuts" component={Shortcuts} />
             <Route default component={NotFound} />
           </Router>
@@ -142,6 +146,9 @@ function Header() {
       </search>
       <nav aria-label="Main">
         <ul>
+          <li>
+            <a href="/trending">Trending</a>
+          </li>
           {kind === "user" && (
             <>
               <li>

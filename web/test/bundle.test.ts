@@ -21,6 +21,7 @@ const STUDIO_WORDS = [
   "Upload another",
   "No albums yet. Tracks can be added",
   "See your public page",
+  "New followers",
 ];
 
 let outDir: string;
@@ -92,6 +93,15 @@ describe("the web player's bundle", () => {
       `web first load: ${total.toFixed(1)} KiB gzip (script ${scripts.toFixed(1)}, CSS ${styles.toFixed(1)}, page ${page.toFixed(1)}); studio chunk ${studio.toFixed(1)} KiB; hls.js chunk ${hls.toFixed(1)} KiB`,
     );
     expect(total).toBeLessThanOrEqual(BUDGET_KIB);
+  });
+
+  test("keeps the statistics' chart library (uPlot) in the studio's chunk, outside the first load", () => {
+    const uplot = /[\\/]uplot[\\/]dist[\\/]/;
+    const holding = chunks.filter((c) => c.moduleIds.some((id) => uplot.test(id)));
+    expect(holding.map((c) => c.name)).toEqual(["studio"]);
+    for (const c of chunks.filter((c) => firstLoad.has(c.fileName))) {
+      expect(c.moduleIds.filter((id) => uplot.test(id))).toEqual([]);
+    }
   });
 
   test("keeps hls.js in a chunk of its own, outside the first load", () => {

@@ -29,6 +29,7 @@ const LINKS = [
   ["/studio/upload", "Upload"],
   ["/studio/albums", "Albums"],
   ["/studio/profile", "Profile"],
+  ["/studio/stats", "Statistics"],
 ] as const;
 
 function StudioNav() {
