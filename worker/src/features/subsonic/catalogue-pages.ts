@@ -4,6 +4,7 @@ import type { PgColumn } from "drizzle-orm/pg-core";
 import {
   albumIdOf,
   artistName,
+  listedAlbumCount,
   publicAlbum,
   ready,
   SINGLE_PREFIX,
@@ -112,7 +113,7 @@ export const ARTIST_COLUMNS = {
   id: artists.id,
   name: artistName,
   avatar: artists.avatar,
-  albumCount: sql<number>`(select count(distinct ${albumIdOf})::int from ${tracks} where ${qualified(tracks.artistId)} = ${qualified(artists.id)} and ${ready})`,
+  albumCount: listedAlbumCount,
 };
 
 export const listedArtist = listedTrackOf(

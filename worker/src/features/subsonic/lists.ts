@@ -38,7 +38,12 @@ export const listMethods = {
       const mine = caller.kind === "user";
       const songs = mine ? (results[0] as Starred<SongRow>[]) : [];
       const artists = mine
-        ? (results[1] as Starred<{ id: string; name: string; avatar: string | null }>[])
+        ? (results[1] as Starred<{
+            id: string;
+            name: string;
+            avatar: string | null;
+            albumCount: number;
+          }>[])
         : [];
       return {
         starred2: {

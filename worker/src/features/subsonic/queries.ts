@@ -38,6 +38,9 @@ export const SINGLE_PREFIX = "single-";
 // The prefix is written into the SQL, not bound: GROUP BY must see the very same expression.
 export const albumIdOf = sql<string>`coalesce(${tracks.albumId}::text, ${sql.raw(`'${SINGLE_PREFIX}'`)} || ${tracks.id}::text)`;
 
+/** An artist's listed albums, its singles counted as albums (ArtistID3's albumCount). */
+export const listedAlbumCount = sql<number>`(select count(distinct ${albumIdOf})::int from ${tracks} where ${qualified(tracks.artistId)} = ${qualified(artists.id)} and ${ready})`;
+
 /** What a song node needs, in one row per track (the album by primary key, no join of its own). */
 export const SONG_COLUMNS = {
   id: tracks.id,
@@ -209,6 +212,7 @@ export function starredArtistsQuery(db: HttpDatabase, userId: SQL) {
       id: artists.id,
       name: artistName,
       avatar: artists.avatar,
+      albumCount: listedAlbumCount,
       starred: artistLikes.createdAt,
     })
     .from(artistLikes)
