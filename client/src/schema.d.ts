@@ -1570,7 +1570,7 @@ export interface paths {
         put?: never;
         /**
          * Report a play by a listener who is not signed in
-         * @description A player reports a play once the listener has heard 30 seconds of the track, or the whole of a shorter one (signed-in listeners use `POST /history/tracks/{trackId}`, which counts the play too). The track must be READY and public, or unlisted with its `key`; else 404. Answers 202 at once: the play is counted later (within seconds) by the plays queue's consumer, once per network and track in 10 minutes, into the track's `plays` and its artist's statistics. A network (an IPv4 address, an IPv6 /64) may report 300 plays an hour (then 429 with Retry-After). The address is never stored: the network is known by a keyed hash that changes every day. The country is the one Cloudflare's edge saw. Sent from a page of another origin than the player's (its `Origin` header), the report is refused with 403, as every write is.
+         * @description A player reports a play once the listener has heard 30 seconds of the track, or the whole of a shorter one (signed-in listeners use `POST /history/tracks/{trackId}`, which counts the play too). The track must be READY and public, or unlisted with its `key` or with `exp` and `sig` of its signed stream URLs (a SharedTrack's `stream.query`; signed-in listeners report an unlisted track's play here too, as their history lists only public tracks); else 404. Answers 202 at once: the play is counted later (within seconds) by the plays queue's consumer, once per network and track in 10 minutes, into the track's `plays` and its artist's statistics. A network (an IPv4 address, an IPv6 /64) may report 300 plays an hour (then 429 with Retry-After). The address is never stored: the network is known by a keyed hash that changes every day. The country is the one Cloudflare's edge saw. Sent from a page of another origin than the player's (its `Origin` header), the report is refused with 403, as every write is.
          */
         post: operations["reportPlay"];
         delete?: never;
@@ -3273,6 +3273,12 @@ export interface components {
              * @example 3f1c0e9a7b2d4c6e8f0a1b2c3d4e5f60
              */
             key?: string;
+            /**
+             * @description With `sig`: the signature of an unlisted track's signed stream URLs (`exp` and `sig` of `stream.query`, ADR 0026), for a player that holds those rather than the track's key (a track read with its album's key).
+             * @example 1795000000
+             */
+            exp?: string;
+            sig?: string;
         };
         /** @description An album in a list: without its tracks. */
         Album: components["schemas"]["AlbumSummary"] & {

@@ -14,6 +14,7 @@ import { launchChromium } from "./support/browser-player.ts";
 import { signUpThroughPage } from "./support/first-minutes-page.ts";
 import { type LocalStack, startLocalStack } from "./support/local-stack.ts";
 import { makeMp3Source } from "./support/media.ts";
+import { hurry } from "./support/playback.ts";
 import { axeViolations, openWatched } from "./support/player-page.ts";
 import {
   apiAs,
@@ -167,9 +168,27 @@ describe("the studio's editing", () => {
         const key = (url: string) => new URL(url).searchParams.get("key") ?? "";
         await other.goto(`${stack.apiUrl}/tracks/${id}?key=${key(second)}`);
         await other.getByRole("heading", { level: 1, name: "Secret demo" }).waitFor();
-        // It plays, signed out, through the signed URLs its key gave (ADR 0026).
+        // It plays, signed out, through the signed URLs its key gave (ADR 0026), and its play,
+        // heard through, is reported with their signature (the track is in no list).
+        const reported = other.waitForResponse(
+          (r) => r.request().method() === "POST" && r.url().endsWith("/api/v1/plays"),
+        );
         await other.getByRole("main").getByRole("button", { name: "Play", exact: true }).click();
         await expect.poll(() => audioTime(other), { timeout: 30_000 }).toBeGreaterThan(0.5);
+        await hurry(other);
+        expect((await reported).status()).toBe(202);
+        // Counted by the plays queue's consumer: the track's count, read with its key.
+        await expect
+          .poll(
+            async () => {
+              const read = await other.request.get(
+                `${stack.apiUrl}/api/v1/tracks/${id}?key=${key(second)}`,
+              );
+              return ((await read.json()) as { plays: number }).plays;
+            },
+            { timeout: 30_000 },
+          )
+          .toBe(1);
         const old = await other.request.get(
           `${stack.apiUrl}/api/v1/tracks/${id}?key=${key(first)}`,
         );

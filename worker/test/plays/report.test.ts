@@ -2,7 +2,7 @@ import { rateLimits, tracks } from "@edge-music/db";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { networkListener } from "../../src/features/plays/listener-key.ts";
-import { app, registerAccount, uniqueIp } from "../support/auth.ts";
+import { app, Client, registerAccount, uniqueIp } from "../support/auth.ts";
 import { send, testBindings } from "../support/env.ts";
 import { insertArtist, insertTrack, withDb } from "../support/factories.ts";
 import { sentPlays } from "../support/plays.ts";
@@ -89,6 +89,31 @@ describe("POST /plays (a listener who is not signed in)", () => {
       await expectProblem(await report({ trackId: track.id }), 404, "NOT_FOUND");
       expect(sentPlays.of(track.id)).toEqual([]);
     }
+  });
+
+  it("takes an unlisted track with its signed stream URLs' signature, and not with another's", async () => {
+    const track = await readyTrack({ visibility: "unlisted" });
+    const other = await readyTrack({ visibility: "unlisted" });
+    const signatureOf = async (t: { id: string; shareKey: string }) => {
+      const read = await new Client().get(`/api/v1/tracks/${t.id}?key=${t.shareKey}`);
+      const { stream } = (await read.json()) as { stream: { query: string } };
+      return Object.fromEntries(new URLSearchParams(stream.query)) as { exp: string; sig: string };
+    };
+    const mine = await signatureOf(track);
+    expect((await report({ trackId: track.id, ...mine })).status).toBe(202);
+    expect(sentPlays.of(track.id)).toHaveLength(1);
+    await expectProblem(
+      await report({ trackId: track.id, ...(await signatureOf(other)) }),
+      404,
+      "NOT_FOUND",
+    );
+    await expectProblem(
+      await report({ trackId: track.id, exp: mine.exp, sig: `${mine.sig.slice(0, -2)}AA` }),
+      404,
+      "NOT_FOUND",
+    );
+    await expectProblem(await report({ trackId: track.id, exp: mine.exp }), 404, "NOT_FOUND");
+    expect(sentPlays.of(track.id)).toHaveLength(1);
   });
 
   it("takes an unlisted track with its link's key, and not with another", async () => {

@@ -9,6 +9,12 @@ export const PlayReportInput = z
         "The share key of an unlisted track's link (its `?key=…`); without it only public tracks are heard.",
       example: "3f1c0e9a7b2d4c6e8f0a1b2c3d4e5f60",
     }),
+    exp: z.string().max(16, "at most 16 characters").optional().openapi({
+      description:
+        "With `sig`: the signature of an unlisted track's signed stream URLs (`exp` and `sig` of `stream.query`, ADR 0026), for a player that holds those rather than the track's key (a track read with its album's key).",
+      example: "1795000000",
+    }),
+    sig: z.string().max(128, "at most 128 characters").optional(),
   })
   .strict()
   .openapi("PlayReportInput");
