@@ -20,6 +20,8 @@ export interface UploadTrackInput {
   file: Blob;
   title: string;
   albumId?: string;
+  /** Who may reach the track once made (ADR 0025); public by default. */
+  visibility?: "public" | "unlisted" | "private";
   /** The name sent with the file; a File's own name by default. */
   filename?: string;
   onProgress?: (progress: UploadProgress) => void;
@@ -59,6 +61,7 @@ function formBody(input: UploadTrackInput): { body: Blob; type: string; head: nu
   const head = new Blob([
     field("title", input.title),
     input.albumId ? field("albumId", input.albumId) : "",
+    input.visibility ? field("visibility", input.visibility) : "",
     `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quoted(nameOf(input.file, input.filename))}"\r\n`,
     `Content-Type: ${input.file.type || "application/octet-stream"}\r\n\r\n`,
   ]);
@@ -167,6 +170,7 @@ export async function directUpload(
         contentType: input.contentType ?? (file.type || "application/octet-stream"),
         size: file.size,
         ...(input.albumId ? { albumId: input.albumId } : {}),
+        ...(input.visibility ? { visibility: input.visibility } : {}),
       },
     }),
   );

@@ -38,6 +38,8 @@ describe("the web player", () => {
       await page.getByRole("link", { name: "Upload another" }).click();
       await page.getByLabel("Audio file").setInputFiles(broken);
       await page.getByLabel("Title", { exact: true }).fill("Broken take");
+      // Uploaded private (ADR 0025): nobody else ever sees it, whatever becomes of it.
+      await page.getByLabel("Visibility").selectOption("private");
       await page.getByRole("button", { name: "Upload", exact: true }).click();
       // The file itself is at fault: converting it again would fail the same way, so no Retry.
       await page
@@ -54,6 +56,14 @@ describe("the web player", () => {
       const row = page.getByRole("listitem").filter({ hasText: "Broken take" });
       await row.getByRole("link", { name: "upload another file" }).waitFor();
       expect(await row.getByRole("button", { name: "Retry Broken take" }).count()).toBe(0);
+      await row.getByText("Private", { exact: true }).waitFor();
+      expect(
+        await page
+          .getByRole("listitem")
+          .filter({ hasText: "Studio tone" })
+          .getByText("Private", { exact: true })
+          .count(),
+      ).toBe(0);
       await page.getByRole("link", { name: "Studio tone" }).waitFor();
       await shoot(page, "studio-desktop");
       if (SCREENSHOTS) {

@@ -11,6 +11,7 @@ import { PageTitle } from "../../ui/headings.tsx";
 import { ErrorMessage } from "../../ui/messages.tsx";
 import { useResource } from "../../ui/resource.ts";
 import { Conversion } from "./conversion.tsx";
+import { type Visibility, VisibilitySelect } from "./share-link.tsx";
 import { ArtistOnly, allPages } from "./shell.tsx";
 
 /** Above this, the form upload (at most 100 MB by default) leaves no room: go to storage directly. */
@@ -110,12 +111,14 @@ function UploadForm({
       return;
     }
     const albumId = String(data.get("albumId") ?? "") || undefined;
+    const visibility = String(data.get("visibility") ?? "public") as Visibility;
     const big = file.size > FORM_UPLOAD_MAX;
     const cancel = new AbortController();
     const input = {
       file,
       title: title.trim(),
       ...(albumId ? { albumId } : {}),
+      visibility,
       onProgress: (progress: UploadProgress) => setSending({ progress, cancel }),
     };
     setOutcome({});
@@ -176,6 +179,7 @@ function UploadForm({
             {albums.error ? `Your albums could not be read: ${messageOf(albums.error)}` : ""}
           </small>
         </div>
+        <VisibilitySelect name="visibility" value="public" />
         <button ref={submitButton} type="submit" class="primary">
           Upload
         </button>
