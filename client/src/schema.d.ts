@@ -3670,7 +3670,7 @@ export interface components {
             cache_age: number;
             /**
              * Format: uri
-             * @description The item's picture, only where its size is known (with `thumbnail_width` and `thumbnail_height`, as oEmbed requires): the site's picture for an item without one.
+             * @description The item's picture, only where its size is known (with `thumbnail_width` and `thumbnail_height`, as oEmbed requires): its own picture with the size read from the image's header, or the site's picture for an item without one; left out when the picture's header does not say its size.
              */
             thumbnail_url?: string;
             thumbnail_width?: number;

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { app, Client } from "../support/auth.ts";
 import { send } from "../support/env.ts";
 import { expectProblem } from "../support/problem.ts";
-import { publicPlaylist, publicTrack, setAlbum, setPlaylist, setTrack } from "./support.ts";
+import {
+  publicPlaylist,
+  publicTrack,
+  setAlbum,
+  setPlaylist,
+  setTrack,
+  storePng,
+} from "./support.ts";
 
 const FRONTEND = "http://localhost:5173";
 const API = "http://localhost:8787";
@@ -26,6 +33,31 @@ interface OEmbed {
 }
 
 const iframeSrc = (html: string) => /<iframe src="([^"]+)"/.exec(html)?.[1];
+
+describe("GET /api/v1/oembed's thumbnail", () => {
+  it("is the item's own picture with the size its header says, or left out when unknown", async () => {
+    const { track } = await publicTrack();
+    const cover = `/static/covers/${crypto.randomUUID()}.png`;
+    await storePng(cover, 1000, 1000);
+    await setTrack(track.id, { cover });
+    const sized = (await (
+      await oembed({ url: `${FRONTEND}/tracks/${track.id}` })
+    ).json()) as OEmbed;
+    expect(sized).toMatchObject({
+      thumbnail_url: `${API}${cover}`,
+      thumbnail_width: 1000,
+      thumbnail_height: 1000,
+    });
+    // A picture whose size cannot be read (here: not in storage) gives no thumbnail at all.
+    const other = await publicTrack();
+    await setTrack(other.track.id, { cover: `/static/covers/${crypto.randomUUID()}.jpg` });
+    const unsized = (await (
+      await oembed({ url: `${FRONTEND}/tracks/${other.track.id}` })
+    ).json()) as OEmbed;
+    expect(unsized.thumbnail_url).toBeUndefined();
+    expect(unsized.thumbnail_width).toBeUndefined();
+  });
+});
 
 describe("GET /api/v1/oembed", () => {
   it("answers a rich oEmbed 1.0 document whose html is an iframe of the embed page", async () => {

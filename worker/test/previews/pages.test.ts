@@ -4,7 +4,15 @@ import { app, Client, registerAccount } from "../support/auth.ts";
 import { send } from "../support/env.ts";
 import { insertTrack } from "../support/factories.ts";
 import { countingEnv, tripsSoFar } from "../support/round-trips.ts";
-import { headOf, publicPlaylist, publicTrack, setAlbum, setPlaylist, setTrack } from "./support.ts";
+import {
+  headOf,
+  publicPlaylist,
+  publicTrack,
+  setAlbum,
+  setPlaylist,
+  setTrack,
+  storePng,
+} from "./support.ts";
 
 /** As a link-preview bot asks: no cookie, a bot's user agent. */
 const bot = (path: string, env = countingEnv) =>
@@ -64,16 +72,17 @@ describe("a public item's page carries its link preview", () => {
     expect(fromAlbum.meta.get("og:image")).toBe(
       `${API}/static/covers/0195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.jpg`,
     );
-    // Its size is unknown: no size is claimed for it.
+    // Its size is unknown (not in storage here): no size is claimed for it.
     expect(fromAlbum.meta.has("og:image:width")).toBe(false);
     const other = await publicTrack();
-    await setTrack(other.track.id, {
-      cover: "/static/covers/1195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.png",
-    });
+    const cover = `/static/covers/${crypto.randomUUID()}.png`;
+    await storePng(cover, 640, 480);
+    await setTrack(other.track.id, { cover });
     const own = await headOf(await bot(`/tracks/${other.track.id}`));
-    expect(own.meta.get("og:image")).toBe(
-      `${API}/static/covers/1195f3a4-8c1e-7d2a-9b3c-4d5e6f708192.png`,
-    );
+    expect(own.meta.get("og:image")).toBe(`${API}${cover}`);
+    // Stored: its size, read from its header.
+    expect(own.meta.get("og:image:width")).toBe("640");
+    expect(own.meta.get("og:image:height")).toBe("480");
   });
 
   it("an album: music.album with its artist, year and number of public tracks", async () => {

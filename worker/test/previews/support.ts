@@ -1,5 +1,7 @@
+import { env } from "cloudflare:workers";
 import { albums, artists, playlists, playlistTracks, tracks, users } from "@edge-music/db";
 import { eq } from "drizzle-orm";
+import type { Bindings } from "../../src/env.ts";
 import { uniqueName } from "../support/auth.ts";
 import {
   insertAlbum,
@@ -42,6 +44,22 @@ export async function publicPlaylist(trackIds: string[], displayName: string | n
         .values(trackIds.map((trackId, position) => ({ playlistId: row.id, trackId, position })));
     }
     return { playlist: row, user };
+  });
+}
+
+/**
+ * A PNG's first bytes at a media path in storage: the signature and the IHDR chunk saying
+ * `width` × `height` (no pixels: only the header is read for a preview).
+ */
+export async function storePng(path: string, width: number, height: number) {
+  const bytes = new Uint8Array(33);
+  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+  const view = new DataView(bytes.buffer);
+  view.setUint32(16, width);
+  view.setUint32(20, height);
+  bytes.set([8, 6, 0, 0, 0], 24);
+  await ((env as Bindings).MEDIA as R2Bucket).put(path.slice(1), bytes, {
+    httpMetadata: { contentType: "image/png" },
   });
 }
 

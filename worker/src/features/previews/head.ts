@@ -38,6 +38,10 @@ const OG_TYPE = {
 type Tag = ["meta" | "link", Record<string, string>];
 
 const property = (name: string, content: string): Tag => ["meta", { property: name, content }];
+
+/** The size of the preview's picture: its own when its header said it, the site's, or unknown. */
+export const imageSizeOf = (preview: Preview) =>
+  preview.image ? preview.imageSize : { width: SITE_IMAGE.width, height: SITE_IMAGE.height };
 const named = (name: string, content: string): Tag => ["meta", { name, content }];
 
 /** The tags a preview adds to the page's head (Open Graph, Twitter's card, oEmbed discovery). */
@@ -56,10 +60,11 @@ export function previewTags(preview: Preview, o: Origins): Tag[] {
     property("og:image", image),
     property("og:image:alt", `Picture of ${title}`),
   ];
-  if (!preview.image) {
+  const size = imageSizeOf(preview);
+  if (size) {
     tags.push(
-      property("og:image:width", String(SITE_IMAGE.width)),
-      property("og:image:height", String(SITE_IMAGE.height)),
+      property("og:image:width", String(size.width)),
+      property("og:image:height", String(size.height)),
     );
   }
   if (preview.audio) {

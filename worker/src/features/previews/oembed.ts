@@ -4,9 +4,9 @@ import {
   EMBED_SIZE,
   embedUrl,
   escapeHtml,
+  imageSizeOf,
   imageUrl,
   type Origins,
-  SITE_IMAGE,
   SITE_NAME,
 } from "./head.ts";
 import type { OEmbedRequest, OEmbedView } from "./schema.ts";
@@ -39,7 +39,7 @@ export function embeddedItem(url: string, o: Origins): { kind: EmbedKind; id: st
  * statement); a URL that is not ours, names no embeddable item, or one that is not public: 404.
  */
 export async function oembed(
-  ctx: Pick<RequestDeps, "db">,
+  ctx: Pick<RequestDeps, "db" | "storage">,
   request: OEmbedRequest,
   o: Origins,
 ): Promise<OEmbedView> {
@@ -58,6 +58,7 @@ export async function oembed(
   const by = preview.author.name ? ` by ${preview.author.name}` : "";
   const label = `${preview.title}${by} on ${SITE_NAME}`;
   const src = embedUrl(o, item.kind, item.id);
+  const thumbnail = imageSizeOf(preview);
   const html = `<iframe src="${escapeHtml(src)}" width="${width}" height="${height}" title="${escapeHtml(label)}" style="border:0;border-radius:8px" loading="lazy" allow="autoplay; encrypted-media"></iframe>`;
   return {
     type: "rich",
@@ -70,13 +71,14 @@ export async function oembed(
     provider_name: SITE_NAME,
     provider_url: new URL("/", o.frontend).toString(),
     cache_age: OEMBED_CACHE_AGE,
-    ...(preview.image
-      ? {}
-      : {
+    // oEmbed's thumbnail comes with its size, or not at all.
+    ...(thumbnail
+      ? {
           thumbnail_url: imageUrl(o, preview),
-          thumbnail_width: SITE_IMAGE.width,
-          thumbnail_height: SITE_IMAGE.height,
-        }),
+          thumbnail_width: thumbnail.width,
+          thumbnail_height: thumbnail.height,
+        }
+      : {}),
     html,
     width,
     height,

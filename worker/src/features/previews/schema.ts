@@ -66,7 +66,7 @@ export const OEmbedDto = z
     }),
     thumbnail_url: z.url().optional().openapi({
       description:
-        "The item's picture, only where its size is known (with `thumbnail_width` and `thumbnail_height`, as oEmbed requires): the site's picture for an item without one.",
+        "The item's picture, only where its size is known (with `thumbnail_width` and `thumbnail_height`, as oEmbed requires): its own picture with the size read from the image's header, or the site's picture for an item without one; left out when the picture's header does not say its size.",
     }),
     thumbnail_width: z.number().int().optional(),
     thumbnail_height: z.number().int().optional(),

@@ -1,3 +1,4 @@
+import { type Dimensions, storedImageDimensions } from "../../images/dimensions.ts";
 import type { RequestDeps } from "../../request-deps.ts";
 import {
   albumPreviewQuery,
@@ -29,6 +30,8 @@ export interface Preview {
   author: { name: string | null; path: string | null };
   /** A media path (/static/…) of its picture, or null (the site's picture then). */
   image: string | null;
+  /** The size of that picture, when its header says it (`og:image:width`, oEmbed's thumbnail). */
+  imageSize: Dimensions | null;
   /** A track's length in seconds. */
   duration: number | null;
   /** A track's audio for `og:audio`: its smallest whole Opus file, else its HLS playlist. */
@@ -59,14 +62,24 @@ export function clock(seconds: number): string {
 
 /**
  * The preview of a public item, or null for one that is missing, private, unlisted or (a track)
- * not READY: one database round trip.
+ * not READY: one database round trip, then the first bytes of its picture from storage for its
+ * size (the edge keeps the whole preview).
  */
 export async function findPreview(
-  ctx: Pick<RequestDeps, "db">,
+  ctx: Pick<RequestDeps, "db" | "storage">,
   kind: PreviewKind,
   id: string,
 ): Promise<Preview | null> {
-  const { db } = ctx;
+  const preview = await readPreview(ctx.db, kind, id);
+  if (!preview) return null;
+  return { ...preview, imageSize: await storedImageDimensions(ctx.storage, preview.image) };
+}
+
+async function readPreview(
+  db: RequestDeps["db"],
+  kind: PreviewKind,
+  id: string,
+): Promise<Omit<Preview, "imageSize"> | null> {
   switch (kind) {
     case "tracks": {
       const [row] = await trackPreviewQuery(db, id);
