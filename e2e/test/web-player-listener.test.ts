@@ -7,6 +7,7 @@
 // saved there (desktop and phone width).
 import { randomBytes } from "node:crypto";
 import { describe, expect, test } from "vitest";
+import { hurry } from "./support/playback.ts";
 import { PHONE, shoot } from "./support/player-page.ts";
 import { audioTime, SCREENSHOTS, webPlayerSuite } from "./support/web-player-suite.ts";
 
@@ -308,8 +309,9 @@ describe("the web player", () => {
       await expect.poll(() => audioTime(page), { timeout: 30_000 }).toBeGreaterThan(0.5);
       const first = await page.getByTestId("now-playing").textContent();
 
-      // The access cookie goes bad (as one past its 5 minutes would): the next stream's first
-      // request is a 401, the refresh cookie is still good.
+      // The access cookie goes bad (as one past its 5 minutes would); the refresh cookie is
+      // still good. The next request that needs the session meets a 401: the next track's files
+      // unless the edge answers them (public), else its play's report to the history.
       const access = (await context.cookies()).find((c) => c.name === "access_token");
       expect(access).toBeDefined();
       await context.addCookies([{ ...(access as NonNullable<typeof access>), value: "expired" }]);
@@ -317,9 +319,19 @@ describe("the web player", () => {
       page.on("request", (request) => {
         if (request.url().endsWith("/auth/refresh")) refreshes.push(request.url());
       });
+      const reported = page.waitForResponse(
+        (r) =>
+          r.request().method() === "POST" &&
+          r.url().includes("/api/v1/history/tracks/") &&
+          r.status() !== 401,
+        { timeout: 60_000 },
+      );
       await page.getByRole("button", { name: "Next track" }).click();
       await expect.poll(() => page.getByTestId("now-playing").textContent()).not.toBe(first);
       await expect.poll(() => audioTime(page), { timeout: 30_000 }).toBeGreaterThan(0.5);
+      // Heard through (at 4×): its play is reported, with the session refreshed first.
+      await hurry(page);
+      expect((await reported).status()).toBe(201);
       expect(refreshes.length).toBeGreaterThanOrEqual(1);
       expect(await page.getByRole("alert").count()).toBe(0);
       // The refresh's answer may come after the audio has started (a public track's files need

@@ -123,6 +123,7 @@ function expectedLayout(trackId: string, rows: TrackFile[]): Map<string, string>
     layout.set(keys.playlist(rung), "hls_playlist");
     layout.set(keys.init(rung), "hls_init");
     layout.set(keys.opus(rung), "opus");
+    layout.set(keys.aac(rung), "aac");
     for (let i = 0; i < segments; i++) layout.set(keys.segment(rung, i), "hls_segment");
   }
   return layout;
@@ -135,7 +136,7 @@ function isLayoutKey(trackId: string, key: string): boolean {
   return VARIANT_BITRATES.some((rung) => {
     const segment = keys.segment(rung, 0).replace(/00000\.m4s$/, "");
     return (
-      [keys.playlist(rung), keys.init(rung), keys.opus(rung)].includes(key) ||
+      [keys.playlist(rung), keys.init(rung), keys.opus(rung), keys.aac(rung)].includes(key) ||
       (key.startsWith(segment) && /^\d{5}\.m4s$/.test(key.slice(segment.length)))
     );
   });
