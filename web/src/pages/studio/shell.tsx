@@ -1,8 +1,10 @@
 // What every studio page shares: the artist-only gate, the studio's navigation, paged reads.
 import type { ComponentChildren } from "preact";
 import { useLocation } from "preact-iso";
+import { api, unwrap } from "../../api.ts";
 import type { ArtistAccount } from "../../session.ts";
 import { OnlyFor } from "../../ui/gate.tsx";
+import { useResource } from "../../ui/resource.ts";
 
 /** The page for a signed-in artist, under the studio's navigation; a way to sign in for anyone else. */
 export function ArtistOnly({
@@ -61,3 +63,18 @@ export async function allPages<T>(read: (page: number, limit: number) => Promise
     if (items.length < LIMIT) return all;
   }
 }
+
+/** Every one of the signed-in artist's tracks, in every state (all their pages). */
+export const useOwnTracks = () =>
+  useResource(
+    (signal) =>
+      allPages(async (page, limit) =>
+        unwrap(
+          await api("artist").GET("/api/v1/artists/me/tracks", {
+            params: { query: { page, limit } },
+            signal,
+          }),
+        ),
+      ),
+    [],
+  );

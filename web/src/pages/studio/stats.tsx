@@ -7,7 +7,7 @@ import { PageTitle } from "../../ui/headings.tsx";
 import { ErrorMessage, Loading } from "../../ui/messages.tsx";
 import { formatPlays } from "../../ui/plays.tsx";
 import { useResource } from "../../ui/resource.ts";
-import { ArtistOnly, allPages } from "./shell.tsx";
+import { ArtistOnly, useOwnTracks } from "./shell.tsx";
 import { PlaysChart } from "./stats-chart.tsx";
 import { countryName, formatDay, RANGES, rangeDates, rangeOf } from "./stats-range.ts";
 
@@ -27,18 +27,7 @@ function Stats() {
     if (t) query.set("track", t);
     location.route(`/studio/stats${query.size ? `?${query}` : ""}`, true);
   };
-  const tracks = useResource(
-    (signal) =>
-      allPages(async (page, limit) =>
-        unwrap(
-          await api("artist").GET("/api/v1/artists/me/tracks", {
-            params: { query: { page, limit } },
-            signal,
-          }),
-        ),
-      ),
-    [],
-  );
+  const tracks = useOwnTracks();
   const stats = useResource(
     async (signal) =>
       unwrap(

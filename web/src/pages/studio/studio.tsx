@@ -12,7 +12,7 @@ import { PageTitle } from "../../ui/headings.tsx";
 import { ErrorMessage, Loading } from "../../ui/messages.tsx";
 import { useLatest, useResource } from "../../ui/resource.ts";
 import { MAX_ATTEMPTS, readOwnTrack, retryConversion, statusText, useTrackState } from "./live.ts";
-import { ArtistOnly, allPages } from "./shell.tsx";
+import { ArtistOnly, allPages, useOwnTracks } from "./shell.tsx";
 import { TrackEdit } from "./track-edit.tsx";
 
 type AlbumSummary = components["schemas"]["AlbumSummary"];
@@ -22,18 +22,7 @@ export function Studio() {
 }
 
 function Tracks({ artist }: { artist: ArtistAccount }) {
-  const tracks = useResource(
-    (signal) =>
-      allPages(async (page, limit) =>
-        unwrap(
-          await api("artist").GET("/api/v1/artists/me/tracks", {
-            params: { query: { page, limit } },
-            signal,
-          }),
-        ),
-      ),
-    [],
-  );
+  const tracks = useOwnTracks();
   // The albums a track can be moved to (the edit form's choice).
   const albums = useResource(
     (signal) =>
