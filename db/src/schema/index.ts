@@ -1,5 +1,6 @@
 export * from "./album-likes";
 export * from "./albums";
+export * from "./artist-days";
 export * from "./artist-likes";
 export * from "./artists";
 export type { AuthTables, PrincipalKind, PrincipalTable } from "./auth";

@@ -1,4 +1,5 @@
 import { follows, trackLikes } from "@edge-music/db";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { deliver, play } from "../../plays/support.ts";
 import { registerAccount } from "../../support/auth.ts";
@@ -68,6 +69,43 @@ describe("GET /artists/me/stats", () => {
       { day: dayOf(now), plays: 1, listeners: 1, likes: 0, newFollowers: 1 },
     ]);
     expect(one.topTracks.map((t) => t.id)).toEqual([second.id]);
+  });
+
+  it("counts likes and follows on the day they were made, and takes back what is taken back", async () => {
+    const artist = await registerAccount("artist");
+    const track = await insertTrack(artist.id);
+    const [fan, other] = [await insertUser(), await insertUser()];
+    const now = new Date();
+    const earlier = new Date(now.getTime() - 3 * DAY);
+    await withDb(async (db) => {
+      await db.insert(trackLikes).values([
+        { userId: fan.id, trackId: track.id, createdAt: earlier },
+        { userId: other.id, trackId: track.id },
+      ]);
+      await db.insert(follows).values([
+        { userId: fan.id, artistId: artist.id, createdAt: earlier },
+        { userId: other.id, artistId: artist.id },
+      ]);
+    });
+    const daysOf = async () =>
+      (
+        (await (
+          await artist.client.get(`${STATS}?from=${dayOf(earlier)}&to=${dayOf(now)}`)
+        ).json()) as Stats
+      ).days.map((d) => [d.day, d.likes, d.newFollowers]);
+    expect(await daysOf()).toEqual([
+      [dayOf(earlier), 1, 1],
+      [dayOf(new Date(earlier.getTime() + DAY)), 0, 0],
+      [dayOf(new Date(earlier.getTime() + 2 * DAY)), 0, 0],
+      [dayOf(now), 1, 1],
+    ]);
+    // The fan takes back the like and the follow: gone from the day they were made.
+    await withDb(async (db) => {
+      await db.delete(trackLikes).where(eq(trackLikes.userId, fan.id));
+      await db.delete(follows).where(eq(follows.userId, fan.id));
+    });
+    expect((await daysOf())[0]).toEqual([dayOf(earlier), 0, 0]);
+    expect((await daysOf())[3]).toEqual([dayOf(now), 1, 1]);
   });
 
   it("covers the last 30 days by default, every day present", async () => {

@@ -45,13 +45,17 @@ export function statsStatements(s: StatsScope): {
           and track_id in (select id from tracks where artist_id = ${s.artistId})`
     : sql`select day, plays, listeners from play_artist_daily
         where artist_id = ${s.artistId} and ${inRange(s)}`;
+  // Likes: a whole artist's from its day roll-up (kept by triggers, migration 0026), one track's
+  // counted from its likes. New followers: the artist's day roll-up.
+  const likes = s.trackId
+    ? sql`select (created_at at time zone 'UTC')::date as day, count(*)::int as likes
+        from track_likes where track_id in (${mine}) and ${atInRange(sql`created_at`, s)} group by 1`
+    : sql`select day, likes from artist_likes_daily
+        where artist_id = ${s.artistId} and ${inRange(s)}`;
   const days = sql`
-    with plays as (${plays}), likes as (
-      select (created_at at time zone 'UTC')::date as day, count(*)::int as likes
-      from track_likes where track_id in (${mine}) and ${atInRange(sql`created_at`, s)} group by 1
-    ), followers as (
-      select (created_at at time zone 'UTC')::date as day, count(*)::int as followers
-      from follows where artist_id = ${s.artistId} and ${atInRange(sql`created_at`, s)} group by 1
+    with plays as (${plays}), likes as (${likes}), followers as (
+      select day, follows as followers from artist_follows_daily
+      where artist_id = ${s.artistId} and ${inRange(s)}
     )
     select to_char(d, 'YYYY-MM-DD') as day,
       coalesce(p.plays, 0) as plays,
