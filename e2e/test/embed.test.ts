@@ -4,12 +4,11 @@
 // origin shows that iframe, and in Chromium the embed plays (the audio advances), signed out,
 // with no cookie, and passes axe's WCAG checks.
 import { createServer, type Server } from "node:http";
-import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import ogs from "open-graph-scraper";
-import type { Frame } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { registerArtist, uploadTrack, waitUntilReady } from "./support/api.ts";
+import { axeViolations } from "./support/player-page.ts";
 import { webPlayerSuite } from "./support/web-player-suite.ts";
 
 const web = webPlayerSuite("embed");
@@ -55,23 +54,6 @@ afterAll(async () => {
   host.server.closeAllConnections();
   await new Promise((resolve) => host.server.close(resolve));
 });
-
-const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-
-/** axe's WCAG 2.1 A/AA violations in a frame, as the player's tests run it on pages. */
-async function axeViolations(frame: Frame): Promise<string[]> {
-  await frame.addScriptTag({ path: AXE });
-  return await frame.evaluate(async () => {
-    type Result = { violations: { id: string; nodes: { target: string[] }[] }[] };
-    const axe = (window as unknown as { axe: { run(...args: unknown[]): Promise<Result> } }).axe;
-    const result = await axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
-    });
-    return result.violations.map(
-      (v) => `${v.id} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
-    );
-  });
-}
 
 describe("a track's link", () => {
   test("fetched as a link-preview bot, its page carries the track's tags", async () => {

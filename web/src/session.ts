@@ -29,6 +29,9 @@ export function lastSignInKind(): Kind | null {
 /** undefined while the first check runs; null when signed out. */
 export const account = signal<Account | null | undefined>(undefined);
 export const signedInAs = computed(() => account.value?.kind ?? null);
+/** Whether the signed-in account is the artist with this id (an item's owner). */
+export const isSignedInArtist = (artistId: string) =>
+  account.value?.kind === "artist" && account.value.artist.id === artistId;
 export const displayName = computed(() => {
   const a = account.value;
   return a ? (a.kind === "user" ? a.user.username : a.artist.username) : "";

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { registerArtist, uploadTrack, waitUntilReady } from "./api.ts";
 
 export const DESKTOP = { width: 1280, height: 800 };
@@ -91,8 +91,11 @@ export async function signInListener(page: Page, listener: Listener): Promise<vo
 
 const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
-/** axe's WCAG 2.1 A/AA violations on the page as it is now ("rule at selector, …"). */
-export async function axeViolations(page: Page): Promise<string[]> {
+/**
+ * axe's WCAG 2.1 A/AA violations on the page (or in one of its frames, such as an embed) as it
+ * is now ("rule at selector, …").
+ */
+export async function axeViolations(page: Page | Frame): Promise<string[]> {
   await page.addScriptTag({ path: AXE });
   return await page.evaluate(async () => {
     type Result = { violations: { id: string; nodes: { target: string[] }[] }[] };

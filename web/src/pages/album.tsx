@@ -3,7 +3,7 @@
 import { useLocation } from "preact-iso";
 import { api, unwrap } from "../api.ts";
 import { player } from "../player/engine.ts";
-import { account } from "../session.ts";
+import { isSignedInArtist } from "../session.ts";
 import { Cover } from "../ui/cover.tsx";
 import { formatTotal, plural, shownName } from "../ui/format.ts";
 import { PageTitle } from "../ui/headings.tsx";
@@ -63,11 +63,7 @@ function AlbumView({ id }: { id: string }) {
               kind="albums"
               id={a.id}
               title={a.title}
-              owner={
-                account.value?.kind === "artist" && account.value.artist.id === a.artistId
-                  ? "artist"
-                  : null
-              }
+              owner={isSignedInArtist(a.artistId) ? "artist" : null}
             />
           </div>
         </div>

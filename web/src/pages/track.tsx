@@ -4,7 +4,7 @@ import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { api, unwrap } from "../api.ts";
 import { player } from "../player/engine.ts";
-import { account } from "../session.ts";
+import { account, isSignedInArtist } from "../session.ts";
 import { useAction } from "../ui/action.ts";
 import { Cover } from "../ui/cover.tsx";
 import { formatTime, shownName } from "../ui/format.ts";
@@ -100,11 +100,7 @@ function TrackHeader({
             kind="tracks"
             id={t.id}
             title={t.title}
-            owner={
-              account.value?.kind === "artist" && account.value.artist.id === t.artistId
-                ? "artist"
-                : null
-            }
+            owner={isSignedInArtist(t.artistId) ? "artist" : null}
           />
         </div>
         {account.value?.kind === "user" && <AddToPlaylist trackId={t.id} />}

@@ -3,6 +3,8 @@ import { app, Client } from "../support/auth.ts";
 import { send } from "../support/env.ts";
 import { expectProblem } from "../support/problem.ts";
 import {
+  API,
+  FRONTEND,
   publicPlaylist,
   publicTrack,
   setAlbum,
@@ -10,9 +12,6 @@ import {
   setTrack,
   storePng,
 } from "./support.ts";
-
-const FRONTEND = "http://localhost:5173";
-const API = "http://localhost:8787";
 
 const oembed = (query: Record<string, string>) =>
   new Client().get(`/api/v1/oembed?${new URLSearchParams(query)}`);

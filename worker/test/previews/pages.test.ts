@@ -5,6 +5,8 @@ import { send } from "../support/env.ts";
 import { insertTrack } from "../support/factories.ts";
 import { countingEnv, tripsSoFar } from "../support/round-trips.ts";
 import {
+  API,
+  FRONTEND,
   headOf,
   publicPlaylist,
   publicTrack,
@@ -17,9 +19,6 @@ import {
 /** As a link-preview bot asks: no cookie, a bot's user agent. */
 const bot = (path: string, env = countingEnv) =>
   send(app, path, { headers: { "user-agent": "facebookexternalhit/1.1" } }, env);
-
-const FRONTEND = "http://localhost:5173";
-const API = "http://localhost:8787";
 
 describe("a public item's page carries its link preview", () => {
   it("a track: its title, description, canonical URL, Open Graph, Twitter's player card and oEmbed", async () => {

@@ -62,8 +62,9 @@ const viewerArtist = (ctx: Pick<RequestDeps, "viewer">) =>
 /**
  * An album with the READY tracks its reader may see (ADR 0025): a public album to everyone, an
  * unlisted one to whoever gives its share key, any to its owner; else 404 as a missing album.
- * Everyone sees its public tracks, the key holder also its unlisted ones, the owner all. The key
- * is compared in SQL. One round trip: the album and its tracks together.
+ * Everyone sees its public tracks, the key holder also its unlisted ones (with their signed
+ * URLs), the owner all. The key is compared in SQL. One round trip: the album, its tracks and,
+ * with a key, the share keys of the unlisted tracks it opens, in one batch.
  */
 export async function getAlbum(
   ctx: Pick<RequestDeps, "db" | "viewer" | "env" | "now">,
@@ -87,7 +88,7 @@ export async function getAlbum(
     eq(tracks.processingStatus, "READY"),
     or(eq(tracks.visibility, "public"), owner ? eq(tracks.artistId, owner) : undefined, keyedTrack),
   );
-  if (key === undefined || keyedTrack === undefined) {
+  if (keyedTrack === undefined) {
     const [rows, trackRows] = await ctx.db.batch(albumReads(ctx.db, id, { readable, shown }));
     return toAlbum(id, rows, trackRows);
   }
