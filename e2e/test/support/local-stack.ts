@@ -20,6 +20,12 @@ export interface LocalStack {
   standInsUrl: string;
   /** The last lines of the Worker's and the transcoder's logs, for failure messages. */
   logs(): string;
+  /**
+   * Freezes the transcoder (SIGSTOP to its process group) until the returned function is called:
+   * a track uploaded meanwhile stays queued, "Waiting", for as long as a test needs to see it so,
+   * without a long source that keeps ffmpeg busy for minutes. Call it before the upload.
+   */
+  pauseTranscoder(): () => void;
   stop(): Promise<void>;
 }
 
@@ -48,7 +54,15 @@ export async function startLocalStack(): Promise<LocalStack> {
       env: { SHUTDOWN_TIMEOUT_MS: "5000" },
       log: tail.add("transcoder"),
     });
-    stops.push(() => transcoder.stop(15_000));
+    const signalTranscoder = (signal: NodeJS.Signals) => {
+      const pid = transcoder.child.pid;
+      if (pid !== undefined && transcoder.child.exitCode === null) process.kill(-pid, signal);
+    };
+    // A frozen transcoder would take SIGTERM only once resumed: resumed first, it stops at once.
+    stops.push(async () => {
+      signalTranscoder("SIGCONT");
+      await transcoder.stop(15_000);
+    });
 
     const worker = await startStackWorker(infra, {
       tmp,
@@ -67,7 +81,16 @@ export async function startLocalStack(): Promise<LocalStack> {
     if (transcoder.child.exitCode !== null) {
       throw new Error(`the transcoder exited at start:\n${tail.text()}`);
     }
-    return { apiUrl: worker.url, standInsUrl: infra.standIns.url, logs: tail.text, stop: stopAll };
+    return {
+      apiUrl: worker.url,
+      standInsUrl: infra.standIns.url,
+      logs: tail.text,
+      pauseTranscoder() {
+        signalTranscoder("SIGSTOP");
+        return () => signalTranscoder("SIGCONT");
+      },
+      stop: stopAll,
+    };
   } catch (error) {
     await stopAll();
     throw error;
