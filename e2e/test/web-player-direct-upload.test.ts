@@ -3,6 +3,7 @@
 // the track reaches READY through the local stack's real transcoder.
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, test } from "vitest";
@@ -12,12 +13,15 @@ const web = webPlayerSuite("direct-upload");
 
 describe("the web player", () => {
   test("a file over 95 MB goes from the studio as a direct upload whose parts pass through the API", async () => {
-    // 68 s of 192 kHz stereo 32-bit float noise: ~104 MB, past the form upload's 95 MB.
+    // 17 s of 192 kHz 7.1 32-bit float (noise in the centre channel): ~104 MB, past the form
+    // upload's 95 MB. Its size is what the test needs: in eight channels it is a quarter of a
+    // stereo file's length, and its conversion (downmixed to stereo) a third of the CPU.
     const big = join(web.work, "big.wav");
     await promisify(execFile)("ffmpeg", [
-      ...["-v", "error", "-y", "-f", "lavfi", "-i", "anoisesrc=d=68:r=192000:a=0.3"],
-      ...["-ac", "2", "-c:a", "pcm_f32le", big],
+      ...["-v", "error", "-y", "-f", "lavfi", "-i", "anoisesrc=d=17:r=192000:a=0.3"],
+      ...["-ac", "8", "-c:a", "pcm_f32le", big],
     ]);
+    expect((await stat(big)).size).toBeGreaterThan(95 * 2 ** 20);
     const { page, context, problems } = await web.open();
     const parts: string[] = [];
     page.on("request", (request) => {
