@@ -11,11 +11,11 @@ import type { RequestDeps } from "../../request-deps.ts";
 import { offsetOf, type Page } from "../../validation/common.ts";
 import { listedTrack } from "../sharing/queries.ts";
 
+import { listensStatement } from "./queries.ts";
+import type { HistoryEntry, Listen } from "./schema.ts";
+
 /** What the history services take: the database and the signed-in user. */
 type HistoryDeps = Pick<RequestDeps, "db" | "principal">;
-
-import type { HistoryEntry, Listen } from "./schema.ts";
-import { uuidv7 } from "./uuidv7.ts";
 
 const trackNotFound = (trackId: string) =>
   new NotFoundError(`No playable track with id ${trackId}.`);
@@ -28,30 +28,16 @@ const trackNotFound = (trackId: string) =>
  * `listened_at` is Postgres's now(): one clock for every Worker, to the microsecond.
  */
 export async function recordListen(ctx: HistoryDeps, trackId: string): Promise<Listen> {
-  const id = uuidv7();
-  let rows: Array<{ id: string; listenedAt: Date }>;
+  let rows: Array<{ id: string; listened_at: string }>;
   try {
-    rows = await ctx.db
-      .insert(listeningHistory)
-      .select((qb) =>
-        qb
-          .select({
-            id: sql`${id}::uuid`.as("id"),
-            userId: sql`${ctx.principal.id}::uuid`.as("user_id"),
-            trackId: tracks.id,
-            listenedAt: sql`now()`.as("listened_at"),
-          })
-          .from(tracks)
-          .where(and(eq(tracks.id, trackId), listedTrack)),
-      )
-      .returning({ id: listeningHistory.id, listenedAt: listeningHistory.listenedAt });
+    ({ rows } = await listensStatement(ctx.db, ctx.principal.id, [trackId]));
   } catch (error) {
     if (pgErrorCode(error) === FOREIGN_KEY_VIOLATION) throw trackNotFound(trackId);
     throw error;
   }
   const [row] = rows;
   if (!row) throw trackNotFound(trackId);
-  return { id: row.id, listenedAt: row.listenedAt.toISOString() };
+  return { id: row.id, listenedAt: new Date(row.listened_at).toISOString() };
 }
 
 /**

@@ -42,15 +42,25 @@ export async function getPlayQueue(ctx: QueueDeps): Promise<PlayQueueView> {
 
 /** PUT /users/me/play-queue: replaces the saved queue (an empty one clears it). One statement. */
 export async function savePlayQueue(ctx: QueueDeps & Pick<RequestDeps, "now">, input: PlayQueueIn) {
+  await saveQueueStatement(ctx.db, ctx.principal.id, input, ctx.now);
+}
+
+/** The statement that replaces `userId`'s saved queue: the REST API's and Subsonic's. */
+export function saveQueueStatement(
+  db: RequestDeps["db"],
+  userId: string,
+  input: PlayQueueIn,
+  now: Date,
+) {
   const values = {
     trackIds: input.trackIds,
     currentTrackId: input.current,
     position: input.current ? input.position : 0,
     changedBy: input.client,
-    updatedAt: ctx.now,
+    updatedAt: now,
   };
-  await ctx.db
+  return db
     .insert(playQueues)
-    .values({ userId: ctx.principal.id, ...values })
+    .values({ userId, ...values })
     .onConflictDoUpdate({ target: playQueues.userId, set: values });
 }

@@ -11,7 +11,7 @@ import {
 } from "@edge-music/db";
 import { and, asc, eq, getTableColumns, or, type SQL, sql } from "drizzle-orm";
 import { listedTrack } from "../sharing/queries.ts";
-import type { PlaylistOut } from "./schema.ts";
+import type { PlaylistOut, PlaylistPatch } from "./schema.ts";
 
 /*
  * Tracks whose conversion is not READY cannot be played, and tracks that are not public are not
@@ -151,3 +151,64 @@ export function ownerRow(db: Queryable, id: string, { lock = false } = {}) {
     .where(eq(playlists.id, id));
   return lock ? query.for("update") : query;
 }
+
+/**
+ * `visibility` in step with a changed `isPublic` (the database checks that they agree, ADR 0025):
+ * true is public; false makes a public playlist private and leaves an unlisted one unlisted.
+ */
+function visibilityOf(fields: PlaylistPatch) {
+  // Given both, they agree (the schema checks); `visibility` says more.
+  if (fields.visibility !== undefined) {
+    return { visibility: fields.visibility, isPublic: fields.visibility === "public" };
+  }
+  if (fields.isPublic === undefined) return {};
+  return {
+    visibility: fields.isPublic
+      ? sql`'public'::visibility`
+      : sql`CASE WHEN ${playlists.visibility} = 'public' THEN 'private'::visibility ELSE ${playlists.visibility} END`,
+  };
+}
+
+/** A new playlist of `userId` (`id` when the caller names it for later statements of a batch). */
+export function insertPlaylist(
+  db: Queryable,
+  userId: string,
+  input: { title: string; description: string } & Pick<PlaylistPatch, "isPublic" | "visibility">,
+  id?: string,
+) {
+  const visibility = input.visibility ?? (input.isPublic ? "public" : "private");
+  return db
+    .insert(playlists)
+    .values({
+      ...(id ? { id } : {}),
+      title: input.title,
+      description: input.description,
+      isPublic: visibility === "public",
+      visibility,
+      userId,
+    })
+    .returning(playlistColumns);
+}
+
+/**
+ * The given fields of the playlist changed (and its other columns in `also`, a new cover),
+ * only when `userId` owns it; the playlist touched.
+ */
+export const updatePlaylistRow = (
+  db: Queryable,
+  id: string,
+  userId: string,
+  fields: PlaylistPatch,
+  also: Record<string, unknown> = {},
+) =>
+  db
+    .update(playlists)
+    .set({ ...fields, ...visibilityOf(fields), ...also, updatedAt: sql`now()` })
+    .where(and(eq(playlists.id, id), eq(playlists.userId, userId)));
+
+/** The playlist deleted (entries and likes by cascade) when `userId` owns it; its cover answered. */
+export const deletePlaylistRow = (db: Queryable, id: string, userId: string) =>
+  db
+    .delete(playlists)
+    .where(and(eq(playlists.id, id), eq(playlists.userId, userId)))
+    .returning({ cover: playlists.cover });

@@ -11,6 +11,8 @@ import type { Principal } from "../../security/principal.ts";
 import { offsetOf, type Page } from "../../validation/common.ts";
 import { listedTrack } from "../sharing/queries.ts";
 import {
+  deletePlaylistRow,
+  insertPlaylist,
   likeCount,
   ownerRow,
   playlistColumns,
@@ -19,6 +21,7 @@ import {
   playlistTrackRows,
   toPlaylist,
   trackCount,
+  updatePlaylistRow,
   visibleTo,
 } from "./queries.ts";
 import type { PlaylistPatch } from "./schema.ts";
@@ -33,39 +36,12 @@ import {
 /** What the playlist services take; each function picks what it uses. */
 export type PlaylistDeps = Pick<RequestDeps, "db" | "storage" | "log" | "principal" | "viewer">;
 
-/**
- * `visibility` in step with a changed `isPublic` (the database checks that they agree, ADR 0025):
- * true is public; false makes a public playlist private and leaves an unlisted one unlisted.
- */
-function visibilityOf(fields: PlaylistPatch) {
-  // Given both, they agree (the schema checks); `visibility` says more.
-  if (fields.visibility !== undefined) {
-    return { visibility: fields.visibility, isPublic: fields.visibility === "public" };
-  }
-  if (fields.isPublic === undefined) return {};
-  return {
-    visibility: fields.isPublic
-      ? sql`'public'::visibility`
-      : sql`CASE WHEN ${playlists.visibility} = 'public' THEN 'private'::visibility ELSE ${playlists.visibility} END`,
-  };
-}
-
 /** POST /playlists: a new, empty playlist of the caller. */
 export async function createPlaylist(
   ctx: PlaylistDeps,
   input: { title: string; description: string } & Pick<PlaylistPatch, "isPublic" | "visibility">,
 ): Promise<PlaylistOut> {
-  const visibility = input.visibility ?? (input.isPublic ? "public" : "private");
-  const [row] = await ctx.db
-    .insert(playlists)
-    .values({
-      title: input.title,
-      description: input.description,
-      isPublic: visibility === "public",
-      visibility,
-      userId: ctx.principal.id,
-    })
-    .returning(playlistColumns);
+  const [row] = await insertPlaylist(ctx.db, ctx.principal.id, input);
   if (!row) throw new Error("insert returned no playlist");
   return { ...playlistFields(row), tracks: [], _count: { tracks: 0, likes: 0 } };
 }
@@ -96,10 +72,7 @@ export async function updatePlaylist(
   return await replaceImages(ctx, images, async (stored) => {
     const [owner, , row, trackRows] = await db.batch([
       ownerRow(db, id, { lock: true }),
-      db
-        .update(playlists)
-        .set({ ...fields, ...visibilityOf(fields), ...stored, updatedAt: sql`now()` })
-        .where(and(eq(playlists.id, id), eq(playlists.userId, principal.id))),
+      updatePlaylistRow(db, id, principal.id, fields, stored),
       playlistRow(db, id),
       playlistTrackRows(db, id),
     ]);
@@ -116,10 +89,7 @@ export async function deletePlaylist(ctx: PlaylistDeps, id: string): Promise<voi
   // One round trip: the row is locked and read (for the answer), then deleted if it is the caller's.
   const [owner, deleted] = await db.batch([
     ownerRow(db, id, { lock: true }),
-    db
-      .delete(playlists)
-      .where(and(eq(playlists.id, id), eq(playlists.userId, principal.id)))
-      .returning({ cover: playlists.cover }),
+    deletePlaylistRow(db, id, principal.id),
   ]);
   assertOwnRow(owner, principal);
   const [row] = deleted;

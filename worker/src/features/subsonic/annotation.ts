@@ -1,19 +1,27 @@
-import { albumLikes, albums, trackRatings } from "@edge-music/db";
+import {
+  albumLikes,
+  albums,
+  artistLikes,
+  artists,
+  trackLikes,
+  trackRatings,
+  tracks,
+} from "@edge-music/db";
 import { and, eq, sql } from "drizzle-orm";
-import { likeArtist, unlikeArtist } from "../artists/social/service.ts";
-import { recordListen } from "../history/service.ts";
+import { listensStatement } from "../history/queries.ts";
 import { userListener } from "../plays/listener-key.ts";
 import { recordPlays } from "../plays/record.ts";
-import { likeTrack, unlikeTrack } from "../tracks/likes/service.ts";
+import { listedTrack } from "../sharing/queries.ts";
 import { boolArg, intArg, isUuid, required, uuidArg } from "./args.ts";
+import { allFound, CHECK_FAILED, check } from "./checks.ts";
 import type { Caller } from "./credentials.ts";
 import { missingParameter, notFound, SUBSONIC_ERRORS, SubsonicError } from "./errors.ts";
 import { method, type SubsonicDeps } from "./method.ts";
-import { publicAlbum, SINGLE_PREFIX, songQuery } from "./queries.ts";
+import { publicAlbum, ready, SINGLE_PREFIX } from "./queries.ts";
 
 /**
- * How many items one star, unstar or scrobble may name: each is a write of its own (a round
- * trip), so a call naming thousands would hold the database for as long.
+ * How many items one star, unstar or scrobble may name: they are written in one statement per
+ * kind, but a call naming thousands would still hold the database for as long.
  */
 export const MAX_ITEMS = 50;
 
@@ -59,52 +67,76 @@ function stars(params: URLSearchParams): Stars {
   return found;
 }
 
-/**
- * An album's star is its like (album_likes, ADR 0025's migration): written only for a public
- * album, one statement; an unknown or hidden album answers 70. No REST route reads it yet.
- */
-async function starAlbum(deps: SubsonicDeps, userId: string, albumId: string, on: boolean) {
-  if (!on) {
-    await deps.db
-      .delete(albumLikes)
-      .where(and(eq(albumLikes.userId, userId), eq(albumLikes.albumId, albumId)));
-    return;
-  }
-  const result = await deps.db.execute(sql`with album as (
-      select ${albums.id} as id from ${albums} where ${albums.id} = ${albumId} and ${publicAlbum}
-    ), liked as (
-      insert into ${albumLikes} (user_id, album_id) select ${userId}, id from album
-      on conflict do nothing
-    ) select count(*)::int as found from album`);
-  const [row] = (result as unknown as { rows: Array<{ found: number }> }).rows;
-  if (!row?.found) throw notFound("Album");
-}
-
 /** Stars are a listener's likes; an artist account has none (50). */
-function listener(caller: Caller) {
+function listener(caller: Caller): string {
   if (caller.kind !== "user") {
     throw new SubsonicError(
       SUBSONIC_ERRORS.notAuthorized,
       "User is not authorized for the given operation: stars and plays are a listener's.",
     );
   }
-  return { kind: caller.kind, id: caller.id, sessionId: "" };
+  return caller.id;
 }
 
+const idList = (ids: string[]) => sql`${sql.param(ids)}::uuid[]`;
+
+/** What a star may name, by kind: the rows a listener may like, as the REST API's likes. */
+const STARRABLE = {
+  Song: {
+    table: trackLikes,
+    column: "track_id",
+    rows: sql`select ${tracks.id} from ${tracks} where ${listedTrack}`,
+  },
+  Album: {
+    table: albumLikes,
+    column: "album_id",
+    rows: sql`select ${albums.id} from ${albums} where ${publicAlbum}`,
+  },
+  Artist: {
+    table: artistLikes,
+    column: "artist_id",
+    rows: sql`select ${artists.id} from ${artists}`,
+  },
+} as const;
+
 /**
- * A star is the REST API's like (a song: the track like; an artist: the artist like), written
- * through the same services after the credential's verdict: one round trip per item.
+ * A star is the REST API's like (a song: the track like; an album: its like, ADR 0025's
+ * migration; an artist: the artist like); unstar removes it. One statement per kind named, after
+ * checks that every id names something a listener may like (70 otherwise, nothing written):
+ * all in the call's one batch.
  */
+function starStatements(deps: SubsonicDeps, userId: string, named: Stars, on: boolean) {
+  const kinds = [
+    ["Song", named.songs],
+    ["Album", named.albums],
+    ["Artist", named.artists],
+  ] as const;
+  const present = kinds.filter(([, ids]) => ids.length > 0);
+  const checks = present.map(([what, ids]) =>
+    check(
+      deps.db,
+      allFound(ids, STARRABLE[what].rows),
+      CHECK_FAILED.notFound,
+      `${what} was not found.`,
+    ),
+  );
+  const writes = present.map(([what, ids]) => {
+    const { table, column } = STARRABLE[what];
+    const key = sql.identifier(column);
+    return deps.db.execute(
+      on
+        ? sql`insert into ${table} (user_id, ${key}) select ${userId}, id from (${STARRABLE[what].rows}) as starrable(id) where id = any(${idList(ids)}) on conflict do nothing`
+        : sql`delete from ${table} where user_id = ${userId} and ${key} = any(${idList(ids)})`,
+    );
+  });
+  return [...checks, ...writes];
+}
+
 const starMethod = (on: boolean) =>
   method({
     args: stars,
-    answer: async ({ deps, args, caller }) => {
-      const ctx = { db: deps.db, principal: listener(caller) };
-      for (const id of args.songs) await (on ? likeTrack : unlikeTrack)(ctx, id);
-      for (const id of args.artists) await (on ? likeArtist : unlikeArtist)(ctx, id);
-      for (const id of args.albums) await starAlbum(deps, ctx.principal.id, id, on);
-      return {};
-    },
+    writes: (deps, args, caller) => starStatements(deps, listener(caller), args, on),
+    answer: () => ({}),
   });
 
 export const annotationMethods = {
@@ -124,38 +156,45 @@ export const annotationMethods = {
       }
       return { id, rating };
     },
-    reads: (deps, args) => [songQuery(deps.db, args.id)],
-    answer: async ({ deps, args, caller, results }) => {
-      const { id: userId } = listener(caller);
-      if ((results[0] as unknown[]).length === 0) throw notFound("Song");
+    writes: (deps, args, caller) => {
+      const userId = listener(caller);
+      const song = sql`select ${tracks.id} from ${tracks} where ${ready}`;
       const mine = and(eq(trackRatings.userId, userId), eq(trackRatings.trackId, args.id));
-      if (args.rating === 0) {
-        await deps.db.delete(trackRatings).where(mine);
-      } else {
-        await deps.db
-          .insert(trackRatings)
-          .values({ userId, trackId: args.id, rating: args.rating })
-          .onConflictDoUpdate({
-            target: [trackRatings.userId, trackRatings.trackId],
-            set: { rating: args.rating, updatedAt: sql`now()` },
-          });
-      }
-      return {};
+      return [
+        check(deps.db, allFound([args.id], song), CHECK_FAILED.notFound, "Song was not found."),
+        args.rating === 0
+          ? deps.db.delete(trackRatings).where(mine)
+          : deps.db
+              .insert(trackRatings)
+              .values({ userId, trackId: args.id, rating: args.rating })
+              .onConflictDoUpdate({
+                target: [trackRatings.userId, trackRatings.trackId],
+                set: { rating: args.rating, updatedAt: sql`now()` },
+              }),
+      ];
     },
+    answer: () => ({}),
   }),
   scrobble: method({
     args: (params) => {
       required(params, "id");
       return { ids: ids(params, "id", "Song"), submission: boolArg(params, "submission", true) };
     },
-    answer: async ({ deps, args, caller, call }) => {
-      // A play (`submission=true`) of a listener is a listening-history entry, as in the REST
-      // API: one round trip per song, after the verdict, and a play report for the counts
-      // (ADR 0028: queued after the answer, as POST /history does). "Now playing" (`false`) is
-      // not kept yet; an artist has no listening history, so its scrobbles keep nothing.
+    // A play (`submission=true`) of a listener is a listening-history entry, as in the REST API
+    // (`POST /history`): every song must be listed (70 otherwise, nothing kept), one statement
+    // for all of them in the call's batch; and a play report for the counts (ADR 0028: queued
+    // after the answer). "Now playing" (`false`) is not kept yet; an artist has no listening
+    // history, so its scrobbles keep nothing.
+    writes: (deps, args, caller) => {
+      if (!args.submission || caller.kind !== "user") return [];
+      const listed = sql`select ${tracks.id} from ${tracks} where ${listedTrack}`;
+      return [
+        check(deps.db, allFound(args.ids, listed), CHECK_FAILED.notFound, "Song was not found."),
+        listensStatement(deps.db, caller.id, args.ids),
+      ];
+    },
+    answer: ({ deps, args, caller, call }) => {
       if (args.submission && caller.kind === "user") {
-        const principal = listener(caller);
-        for (const id of args.ids) await recordListen({ db: deps.db, principal }, id);
         const listenerKey = userListener(caller.id);
         recordPlays(
           deps,

@@ -5,8 +5,10 @@ import { ACCOUNT_KINDS, type PrincipalKind } from "../../security/account-kinds.
 import { appPasswordHashCandidates, openAppPassword } from "../../security/app-password-secret.ts";
 import { timingSafeEqual } from "../../security/crypto.ts";
 import { type Hit, hitLimits, signInLimits } from "../../security/rate-limit.ts";
+import { CHECK_FAILED, check } from "./checks.ts";
 import type { Claim } from "./claim.ts";
 import { SUBSONIC_ERRORS, SubsonicError } from "./errors.ts";
+import { md5Hex, remember } from "./verified.ts";
 
 /** The account behind a checked credential, and the app password that proved it. */
 export interface Caller {
@@ -92,8 +94,11 @@ export async function credentialCheck(ctx: Ctx, claim: Claim): Promise<Credentia
         );
       }
       const candidates = (results[1] as { rows: CandidateRow[] }).rows;
-      const caller = await match(ctx, claim, candidates);
-      if (caller) return caller;
+      const matched = await match(ctx, claim, candidates);
+      if (matched) {
+        remember(claim, matched.caller, matched.secret, ctx.now);
+        return matched.caller;
+      }
       // A failure is counted (a second round trip; a success never writes a counter).
       await hitLimits(ctx.db, counters.limits, ctx.now).catch(() => undefined);
       throw claim.form === "apiKey"
@@ -144,44 +149,77 @@ function candidatesQuery(db: HttpDatabase, username: string | null, hashes: stri
   return db.execute(sql`${parts[0]} union all ${parts[1]}`);
 }
 
-async function md5Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("MD5", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 /** How often `lastUsedAt` is written: an app calls many times a minute. */
 const TOUCH_EVERY_MS = 5 * 60 * 1000;
 
-async function match(ctx: Ctx, claim: Claim, rows: CandidateRow[]): Promise<Caller | null> {
-  let found: CandidateRow | undefined;
+/** The candidate the claim proves, with its secret (for the isolate to remember). */
+async function match(
+  ctx: Ctx,
+  claim: Claim,
+  rows: CandidateRow[],
+): Promise<{ caller: Caller; secret: string } | null> {
+  let found: { row: CandidateRow; secret: string } | undefined;
   if (claim.form === "token") {
     for (const row of rows) {
       const secret = await openAppPassword(ctx.env, row.kind, row.id, row.sealed).catch(() => null);
       if (secret !== null && timingSafeEqual(await md5Hex(secret + claim.salt), claim.token)) {
-        found ??= row;
+        found ??= { row, secret };
       }
     }
   } else {
     // The keyed hash matched in SQL: the row holds this secret.
-    found = rows[0];
+    const [row] = rows;
+    if (row) found = { row, secret: claim.form === "apiKey" ? claim.apiKey : claim.password };
   }
   if (!found) return null;
+  const { row, secret } = found;
   return {
-    kind: found.kind,
-    id: found.principal_id,
-    username: found.username,
-    appPasswordId: found.id,
-    lastUsedAt: found.last_used_at === null ? null : new Date(found.last_used_at),
+    secret,
+    caller: {
+      kind: row.kind,
+      id: row.principal_id,
+      username: row.username,
+      appPasswordId: row.id,
+      lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at),
+    },
   };
 }
 
-/** The row's `lastUsedAt`, written after the answer when older than TOUCH_EVERY_MS. */
+/**
+ * The statement that confirms, first in the call's one batch, a credential the isolate remembers
+ * (verified.ts): its app password still exists, for this account, under the username the claim
+ * gave. Otherwise it raises CHECK_FAILED.credential and nothing sent with it runs; the call is
+ * then checked from the database again. The failure limits are not read: a remembered secret was
+ * proved right, and a wrong one is never remembered (it goes the database's way, counted).
+ */
+export function heldCheck(db: HttpDatabase, claim: Claim, caller: Caller) {
+  const { principals, auth } = ACCOUNT_KINDS[caller.kind];
+  const { appPasswords } = auth;
+  const sameName =
+    claim.form === "apiKey"
+      ? sql`true`
+      : sql`lower(${principals.username}) = lower(${claim.username})`;
+  return check(
+    db,
+    sql`exists (select from ${appPasswords} join ${principals} on ${eq(principals.id, appPasswords.principalId)}
+      where ${appPasswords.id} = ${caller.appPasswordId} and ${principals.id} = ${caller.id} and ${sameName})`,
+    CHECK_FAILED.credential,
+    "The app password no longer holds.",
+  );
+}
+
+/**
+ * The row's `lastUsedAt`, written after the answer when older than TOUCH_EVERY_MS. The caller
+ * (which the isolate may remember, verified.ts) then holds the new time, so the next calls do not
+ * write it again.
+ */
 export function touchLater(
   ctx: Pick<RequestDeps, "db" | "now" | "waitUntil" | "log">,
   caller: Caller,
 ) {
   const { lastUsedAt } = caller;
   if (lastUsedAt && ctx.now.getTime() - lastUsedAt.getTime() < TOUCH_EVERY_MS) return;
+  caller.lastUsedAt = ctx.now;
   const { appPasswords } = ACCOUNT_KINDS[caller.kind].auth;
   ctx.waitUntil(
     ctx.db

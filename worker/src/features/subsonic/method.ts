@@ -25,6 +25,8 @@ export interface Answering<A> {
   caller: Caller;
   /** What `reads` sent, answered in the same round trip as the credential check. */
   results: unknown[];
+  /** What `writes` answered (in the same round trip, or the one after the verdict). */
+  written: unknown[];
   call: CallInput;
 }
 
@@ -37,6 +39,14 @@ export interface Method<A> {
   args: (params: URLSearchParams) => A;
   /** `claimedUserId`: see CredentialCheck (a listener's own rows, used only for a listener). */
   reads?: (deps: SubsonicDeps, args: A, claimedUserId: SQL) => BatchItem<"pg">[];
+  /**
+   * The statements that change something, made for the proved caller (a rule it breaks, such as
+   * an artist starring, is thrown here, before anything is sent). They go in the call's one batch
+   * when the isolate remembers the credential (ADR 0029), else in a second round trip after the
+   * verdict. A check among them (`checks.ts`) that fails aborts them all: a write is whole or not
+   * at all.
+   */
+  writes?: (deps: SubsonicDeps, args: A, caller: Caller) => BatchItem<"pg">[];
   answer: (input: Answering<A>) => SubsonicNode | Response | Promise<SubsonicNode | Response>;
 }
 

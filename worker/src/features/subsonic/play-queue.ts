@@ -1,7 +1,7 @@
 import { artists, type HttpDatabase, playQueues, tracks, users } from "@edge-music/db";
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { PLAY_QUEUE_MAX } from "../play-queue/schema.ts";
-import { savePlayQueue } from "../play-queue/service.ts";
+import { saveQueueStatement } from "../play-queue/service.ts";
 import { intArg, isUuid } from "./args.ts";
 import { notFound, SUBSONIC_ERRORS, SubsonicError } from "./errors.ts";
 import { method, noArgs } from "./method.ts";
@@ -100,20 +100,19 @@ export const playQueueMethods = {
   }),
   savePlayQueue: method({
     args: queueArgs,
-    // After the verdict, through the REST API's service: no id clears the queue.
-    answer: async ({ deps, args, caller }) => {
+    // The REST API's statement (no id clears the queue), in the call's batch.
+    writes: (deps, args, caller) => {
       if (caller.kind !== "user") {
         throw new SubsonicError(
           SUBSONIC_ERRORS.notAuthorized,
           "User is not authorized for the given operation: the play queue is a listener's.",
         );
       }
-      const principal = { kind: caller.kind, id: caller.id, sessionId: "" };
-      await savePlayQueue(
-        { db: deps.db, principal, now: deps.now },
-        { trackIds: args.ids, current: args.current, position: args.position, client: args.client },
-      );
-      return {};
+      const { ids: trackIds, current, position, client } = args;
+      return [
+        saveQueueStatement(deps.db, caller.id, { trackIds, current, position, client }, deps.now),
+      ];
     },
+    answer: () => ({}),
   }),
 };

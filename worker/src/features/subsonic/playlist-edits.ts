@@ -1,41 +1,111 @@
-import { playlistTracks, tracks } from "@edge-music/db";
-import { and, asc, eq } from "drizzle-orm";
-import { CreatePlaylistBody, TRACK_IDS_MAX, UpdatePlaylistJson } from "../playlists/schema.ts";
-import { createPlaylist, deletePlaylist, updatePlaylist } from "../playlists/service.ts";
-import { addTracks, removeTrack } from "../playlists/tracks/service.ts";
+import { type HttpDatabase, playlists, playlistTracks, tracks } from "@edge-music/db";
+import { sql } from "drizzle-orm";
+import { discardImages } from "../../images/replace.ts";
+import type { Principal } from "../../security/principal.ts";
+import {
+  deletePlaylistRow,
+  insertPlaylist,
+  ownerRow,
+  updatePlaylistRow,
+} from "../playlists/queries.ts";
+import {
+  CreatePlaylistBody,
+  PLAYLIST_TRACKS_MAX,
+  TRACK_IDS_MAX,
+  UpdatePlaylistJson,
+} from "../playlists/schema.ts";
+import { appendAndTouch, changeAndTouch, ownedBy } from "../playlists/tracks/queries.ts";
+import { listedTrack } from "../sharing/queries.ts";
 import { isUuid, uuidArg } from "./args.ts";
+import { allFound, CHECK_FAILED, check } from "./checks.ts";
 import type { Caller } from "./credentials.ts";
 import { missingParameter, notFound, SUBSONIC_ERRORS, SubsonicError } from "./errors.ts";
-import { method, type SubsonicDeps } from "./method.ts";
-import { ready } from "./queries.ts";
+import { method } from "./method.ts";
+import { songNode } from "./model.ts";
+import { type PlaylistRow, playlistNode, playlistQuery, playlistSongsQuery } from "./playlists.ts";
+import { ready, type SongRow } from "./queries.ts";
 
 /**
- * Playlists changed from an app are the listener's playlists in the REST API: every change goes
- * through the playlists feature's services (its rules, limits and owner checks; another's
- * playlist answers 50 or 70), after the credential's verdict, one round trip per service call.
+ * Playlists changed from an app are the listener's playlists in the REST API, written by the
+ * playlists feature's statements (its rules and limits): each change is one batch, in the call's
+ * round trip (ADR 0029), led by checks that abort it whole: the playlist exists (70), is the
+ * caller's (50), every song named is listed (70), every index names an entry (70), there is room
+ * (0). The playlist's row is locked first, so concurrent changes of one playlist queue.
  */
-function playlistDeps(deps: SubsonicDeps, caller: Caller) {
+function listenerOf(caller: Caller): Principal {
   if (caller.kind !== "user") {
     throw new SubsonicError(
       SUBSONIC_ERRORS.notAuthorized,
       "User is not authorized for the given operation: playlists are a listener's.",
     );
   }
-  const principal = { kind: caller.kind, id: caller.id, sessionId: "" };
-  return { db: deps.db, storage: deps.storage, log: deps.log, principal, viewer: principal };
+  return { kind: caller.kind, id: caller.id, sessionId: "" };
+}
+
+/** The lock and the checks that a change of playlist `id` by `principal` starts with. */
+function ownChange(db: HttpDatabase, id: string, principal: Principal) {
+  const row = sql`select from ${playlists} where ${playlists.id} = ${id}`;
+  return [
+    ownerRow(db, id, { lock: true }),
+    check(db, sql`exists (${row})`, CHECK_FAILED.notFound, "Playlist was not found."),
+    check(
+      db,
+      sql`exists (${row} and ${playlists.userId} = ${principal.id})`,
+      CHECK_FAILED.notAuthorized,
+      "User is not authorized for the given operation: not your playlist.",
+    ),
+  ];
+}
+
+/** The checks and the statement that append `songs` to playlist `id` (after any removal). */
+function appendSongs(db: HttpDatabase, id: string, principal: Principal, songs: string[]) {
+  if (songs.length === 0) return [];
+  const ids = sql`${sql.param(songs)}::uuid[]`;
+  const listed = sql`select ${tracks.id} from ${tracks} where ${listedTrack}`;
+  const fresh = sql`(select count(*) from unnest(${ids}) as t(id) where not exists (
+    select from ${playlistTracks} where ${playlistTracks.playlistId} = ${id} and ${playlistTracks.trackId} = t.id))`;
+  const entries = sql`(select count(*) from ${playlistTracks} where ${playlistTracks.playlistId} = ${id})`;
+  return [
+    check(db, allFound(songs, listed), CHECK_FAILED.notFound, "Song was not found."),
+    check(
+      db,
+      sql`${entries} + ${fresh} <= ${PLAYLIST_TRACKS_MAX}`,
+      CHECK_FAILED.refused,
+      `A playlist holds at most ${PLAYLIST_TRACKS_MAX} songs.`,
+    ),
+    appendAndTouch(db, id, principal, songs),
+  ];
 }
 
 /**
- * `createPlaylist` with `playlistId`: the playlist's songs are replaced (and its name, when one
- * is given). The owner check is the playlists service's (`updatePlaylist`: another's answers 50,
- * an unknown one 70); its entries are then removed in one statement, and the new songs appended
- * by the caller. Three round trips after the credential's: not one batch, since the services
- * judge ownership by what they read.
+ * The playlist's entries at `indexes`, as the app sees them (`getPlaylist`: listed songs in
+ * order), removed: the check that each index names one, then the delete.
  */
-async function replaceSongs(ctx: ReturnType<typeof playlistDeps>, id: string, title?: string) {
-  const playlist = await updatePlaylist(ctx, id, { title });
-  await ctx.db.delete(playlistTracks).where(eq(playlistTracks.playlistId, id));
-  return { ...playlist, tracks: [] };
+function removeAt(db: HttpDatabase, id: string, principal: Principal, indexes: number[]) {
+  if (indexes.length === 0) return [];
+  const wanted = sql`${sql.param([...new Set(indexes)])}::int[]`;
+  const seen = sql`indexed as (
+    select ${playlistTracks.trackId} as track_id,
+      row_number() over (order by ${playlistTracks.position}, ${playlistTracks.trackId}) - 1 as idx
+    from ${playlistTracks} join ${tracks} on ${tracks.id} = ${playlistTracks.trackId}
+    where ${playlistTracks.playlistId} = ${id} and ${ready}
+  )`;
+  return [
+    check(
+      db,
+      sql`(with ${seen} select count(*) from indexed where idx = any(${wanted})) = cardinality(${wanted})`,
+      CHECK_FAILED.notFound,
+      "Song index was not found.",
+    ),
+    changeAndTouch(
+      db,
+      id,
+      sql`delete from ${playlistTracks}
+        where ${playlistTracks.playlistId} = ${id} and ${ownedBy(id, principal)}
+          and ${playlistTracks.trackId} in (select track_id from indexed where idx = any(${wanted}))`,
+      sql`${seen},`,
+    ),
+  ];
 }
 
 /** The song ids a call names, at most TRACK_IDS_MAX (what one append takes). */
@@ -45,7 +115,7 @@ function songIds(params: URLSearchParams, name: string): string[] {
   if (ids.length > TRACK_IDS_MAX) {
     throw new SubsonicError(SUBSONIC_ERRORS.generic, `At most ${TRACK_IDS_MAX} songs per call.`);
   }
-  return ids.map((id) => id.toLowerCase());
+  return [...new Set(ids.map((id) => id.toLowerCase()))];
 }
 
 /** A field our rules refuse (an empty or too long name…), as the protocol says it. */
@@ -58,6 +128,10 @@ function invalid(error: { issues: Array<{ path: PropertyKey[]; message: string }
 }
 
 export const playlistEditMethods = {
+  /**
+   * A new playlist with its songs, or (with `playlistId`) another list of songs for one of the
+   * caller's, renamed when `name` is given (OpenSubsonic). Answers the playlist with its songs.
+   */
   createPlaylist: method({
     args: (params) => {
       const name = params.get("name");
@@ -71,27 +145,39 @@ export const playlistEditMethods = {
         rename: name !== null,
         replace: replace === null ? null : uuidArg(params, "playlistId", "Playlist"),
         songs: songIds(params, "songId"),
+        // Named here, so that the batch's later statements can name it too.
+        id: crypto.randomUUID(),
       };
     },
-    answer: async ({ deps, args, caller }) => {
-      const ctx = playlistDeps(deps, caller);
-      let playlist = args.replace
-        ? await replaceSongs(ctx, args.replace, args.rename ? args.input.title : undefined)
-        : await createPlaylist(ctx, args.input);
-      if (args.songs.length > 0) playlist = await addTracks(ctx, playlist.id, args.songs);
-      const duration = playlist.tracks.reduce((sum, track) => sum + (track.duration ?? 0), 0);
-      return {
-        playlist: {
-          id: playlist.id,
-          name: playlist.title,
-          owner: caller.username,
-          public: playlist.isPublic,
-          songCount: playlist.tracks.length,
-          duration: Math.round(duration),
-          created: playlist.createdAt,
-          changed: playlist.updatedAt,
-        },
-      };
+    writes: (deps, args, caller) => {
+      const principal = listenerOf(caller);
+      const { db } = deps;
+      const id = args.replace ?? args.id;
+      const start = args.replace
+        ? [
+            ...ownChange(db, id, principal),
+            ...(args.rename
+              ? [updatePlaylistRow(db, id, principal.id, { title: args.input.title })]
+              : []),
+            changeAndTouch(
+              db,
+              id,
+              sql`delete from ${playlistTracks} where ${playlistTracks.playlistId} = ${id} and ${ownedBy(id, principal)}`,
+            ),
+          ]
+        : [insertPlaylist(db, principal.id, args.input, id)];
+      return [
+        ...start,
+        ...appendSongs(db, id, principal, args.songs),
+        playlistQuery(db, id),
+        playlistSongsQuery(db, id),
+      ];
+    },
+    answer: ({ written }) => {
+      const [row] = written.at(-2) as PlaylistRow[];
+      if (!row) throw notFound("Playlist");
+      const songs = written.at(-1) as SongRow[];
+      return { playlist: { ...playlistNode(row), entry: songs.map(songNode) } };
     },
   }),
   updatePlaylist: method({
@@ -118,35 +204,28 @@ export const playlistEditMethods = {
       const fields = Object.values(patch.data).some((value) => value !== undefined);
       return { id, patch: fields ? patch.data : null, add: songIds(params, "songIdToAdd"), remove };
     },
-    // The entries as the app sees them (READY, in order): what its indexes point at.
-    reads: (deps, args) =>
-      args.remove.length === 0
-        ? []
-        : [
-            deps.db
-              .select({ id: playlistTracks.trackId })
-              .from(playlistTracks)
-              .innerJoin(tracks, eq(tracks.id, playlistTracks.trackId))
-              .where(and(eq(playlistTracks.playlistId, args.id), ready))
-              .orderBy(asc(playlistTracks.position)),
-          ],
-    answer: async ({ deps, args, caller, results }) => {
-      const ctx = playlistDeps(deps, caller);
-      if (args.patch) await updatePlaylist(ctx, args.id, args.patch);
-      const entries = (results[0] ?? []) as Array<{ id: string }>;
-      for (const index of [...new Set(args.remove)]) {
-        const entry = entries[index];
-        if (!entry) throw notFound("Song index");
-        await removeTrack(ctx, args.id, entry.id);
-      }
-      if (args.add.length > 0) await addTracks(ctx, args.id, args.add);
-      return {};
+    writes: (deps, args, caller) => {
+      const principal = listenerOf(caller);
+      const { db } = deps;
+      return [
+        ...ownChange(db, args.id, principal),
+        ...(args.patch ? [updatePlaylistRow(db, args.id, principal.id, args.patch)] : []),
+        ...removeAt(db, args.id, principal, args.remove),
+        ...appendSongs(db, args.id, principal, args.add),
+      ];
     },
+    answer: () => ({}),
   }),
   deletePlaylist: method({
     args: (params) => uuidArg(params, "id", "Playlist"),
-    answer: async ({ deps, args: id, caller }) => {
-      await deletePlaylist(playlistDeps(deps, caller), id);
+    writes: (deps, id, caller) => {
+      const principal = listenerOf(caller);
+      return [...ownChange(deps.db, id, principal), deletePlaylistRow(deps.db, id, principal.id)];
+    },
+    // Its cover, no longer referenced, goes after the answer's round trip (as in the REST API).
+    answer: async ({ deps, args: id, written }) => {
+      const [deleted] = written.at(-1) as Array<{ cover: string | null }>;
+      await discardImages(deps, [deleted?.cover], { playlistId: id });
       return {};
     },
   }),

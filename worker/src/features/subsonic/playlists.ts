@@ -34,7 +34,7 @@ const PLAYLIST_COLUMNS = {
   duration: sql<number>`(select coalesce(sum(${tracks.duration}), 0)::float8 from ${playlistTracks} join ${tracks} on ${tracks.id} = ${playlistTracks.trackId} where ${playlistTracks.playlistId} = ${qualified(playlists.id)} and ${ready})`,
 };
 
-type PlaylistRow = Awaited<ReturnType<typeof playlistQuery>>[number];
+export type PlaylistRow = Awaited<ReturnType<typeof playlistQuery>>[number];
 
 const playlistsOf = (db: HttpDatabase, userId: SQL) =>
   db
@@ -44,23 +44,24 @@ const playlistsOf = (db: HttpDatabase, userId: SQL) =>
     .where(eq(playlists.userId, userId))
     .orderBy(desc(playlists.updatedAt), desc(playlists.id));
 
-const playlistQuery = (db: HttpDatabase, id: string) =>
+export const playlistQuery = (db: HttpDatabase, id: string) =>
   db
     .select(PLAYLIST_COLUMNS)
     .from(playlists)
     .innerJoin(users, eq(users.id, playlists.userId))
     .where(eq(playlists.id, id));
 
-const playlistSongsQuery = (db: HttpDatabase, id: string) =>
+/** The playlist's songs as apps see them (listed, in order): what their indexes point at. */
+export const playlistSongsQuery = (db: HttpDatabase, id: string) =>
   db
     .select(SONG_COLUMNS)
     .from(playlistTracks)
     .innerJoin(tracks, eq(tracks.id, playlistTracks.trackId))
     .innerJoin(artists, eq(artists.id, tracks.artistId))
     .where(and(eq(playlistTracks.playlistId, id), ready))
-    .orderBy(asc(playlistTracks.position));
+    .orderBy(asc(playlistTracks.position), asc(playlistTracks.trackId));
 
-const playlistNode = (row: PlaylistRow) => ({
+export const playlistNode = (row: PlaylistRow) => ({
   id: row.id,
   name: row.name,
   comment: row.comment || undefined,

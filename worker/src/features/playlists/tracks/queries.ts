@@ -2,6 +2,7 @@ import { playlists, playlistTracks, tracks } from "@edge-music/db";
 import { type SQL, sql } from "drizzle-orm";
 import type { Principal } from "../../../security/principal.ts";
 import { listedTrack } from "../../sharing/queries.ts";
+import { PLAYLIST_TRACKS_MAX } from "../schema.ts";
 import type { PlaylistDeps } from "../service.ts";
 
 /** SQL: the playlist is the caller's (the same rule, in the statement that writes). */
@@ -27,6 +28,44 @@ export const changeAndTouch = <Also extends Record<string, unknown> = Record<nev
       returning 1
     )
     select count(*)::int as changed ${also} from changed`);
+
+/**
+ * One statement: `trackIds` (distinct, lower case) appended in order after the playlist's last
+ * entry, those already in it skipped, and the playlist touched, only when the caller owns it,
+ * every track is listed and there is room for them (PLAYLIST_TRACKS_MAX); else nothing. For
+ * `POST /playlists/:id/tracks` and Subsonic's playlist changes; both lock the playlist's row
+ * first (`ownerRow` with `lock`), so concurrent appends never take the same positions.
+ */
+export const appendAndTouch = (
+  db: PlaylistDeps["db"],
+  id: string,
+  principal: Principal,
+  trackIds: string[],
+) => {
+  const ids = sql`${sql.param(trackIds)}::uuid[]`;
+  return changeAndTouch(
+    db,
+    id,
+    sql`
+      insert into ${playlistTracks} (playlist_id, track_id, position)
+      select ${id}, f.id, s.last + row_number() over (order by f.ord)
+      from fresh f cross join state s
+      where ${ownedBy(id, principal)}
+        and (select count(*) from ${tracks} where ${tracks.id} = any(${ids}) and ${listedTrack}) = ${trackIds.length}
+        and s.entries + (select count(*) from fresh) <= ${PLAYLIST_TRACKS_MAX}`,
+    sql`
+      state as (
+        select count(*) as entries, coalesce(max(${playlistTracks.position}), -1) as last
+        from ${playlistTracks} where ${playlistTracks.playlistId} = ${id}
+      ), fresh as (
+        select t.id, t.ord from unnest(${ids}) with ordinality as t(id, ord)
+        where not exists (
+          select from ${playlistTracks}
+          where ${playlistTracks.playlistId} = ${id} and ${playlistTracks.trackId} = t.id
+        )
+      ),`,
+  );
+};
 
 /** What the reorder statement saw: ids of the request not in the playlist, and the reverse. */
 export type ReorderVerdict = { extra: string[]; omitted: string[] };

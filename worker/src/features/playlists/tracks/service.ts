@@ -5,7 +5,7 @@ import { listedTrack } from "../../sharing/queries.ts";
 import { ownerRow, playlistRow, playlistTrackRows, toPlaylist } from "../queries.ts";
 import { PLAYLIST_TRACKS_MAX, type PlaylistOut } from "../schema.ts";
 import { assertOwnRow, type PlaylistDeps } from "../service.ts";
-import { changeAndTouch, ownedBy, reorderAndTouch } from "./queries.ts";
+import { appendAndTouch, changeAndTouch, ownedBy, reorderAndTouch } from "./queries.ts";
 
 /**
  * POST /playlists/:id/tracks: appends the tracks in the given order after the current last one,
@@ -23,7 +23,6 @@ export async function addTracks(
 ): Promise<PlaylistOut> {
   const { db, principal } = ctx;
   const trackIds = [...new Set(requested.map((trackId) => trackId.toLowerCase()))];
-  const ids = sql`${sql.param(trackIds)}::uuid[]`;
   const [owner, playable, state, present, , row, trackRows] = await db.batch([
     ownerRow(db, id, { lock: true }),
     db
@@ -36,28 +35,7 @@ export async function addTracks(
       .select({ trackId: playlistTracks.trackId })
       .from(playlistTracks)
       .where(and(eq(playlistTracks.playlistId, id), inArray(playlistTracks.trackId, trackIds))),
-    changeAndTouch(
-      db,
-      id,
-      sql`
-        insert into ${playlistTracks} (playlist_id, track_id, position)
-        select ${id}, f.id, s.last + row_number() over (order by f.ord)
-        from fresh f cross join state s
-        where ${ownedBy(id, principal)}
-          and (select count(*) from ${tracks} where ${tracks.id} = any(${ids}) and ${listedTrack}) = ${trackIds.length}
-          and s.entries + (select count(*) from fresh) <= ${PLAYLIST_TRACKS_MAX}`,
-      sql`
-        state as (
-          select count(*) as entries, coalesce(max(${playlistTracks.position}), -1) as last
-          from ${playlistTracks} where ${playlistTracks.playlistId} = ${id}
-        ), fresh as (
-          select t.id, t.ord from unnest(${ids}) with ordinality as t(id, ord)
-          where not exists (
-            select from ${playlistTracks}
-            where ${playlistTracks.playlistId} = ${id} and ${playlistTracks.trackId} = t.id
-          )
-        ),`,
-    ),
+    appendAndTouch(db, id, principal, trackIds),
     playlistRow(db, id),
     playlistTrackRows(db, id),
   ]);
