@@ -98,4 +98,20 @@ describe("Subsonic playlist changes: the listener's playlists in the REST API", 
     });
     expect(await errorCode(unknown)).toBe(70);
   });
+
+  it("public is read as apps send it: true or True (Python's), anything else is false", async () => {
+    const account = await appAccount();
+    const auth = { apiKey: account.appPassword, f };
+    const own = await createPlaylist(account.client, { title: "Flags" });
+    for (const [sent, isPublic] of [
+      ["True", true],
+      ["false", false],
+      ["TRUE", true],
+      ["False", false],
+    ] as const) {
+      const answer = await call("updatePlaylist", { ...auth, playlistId: own.id, public: sent });
+      expect(await errorCode(answer)).toBeUndefined();
+      expect((await restPlaylist(account, own.id)).body.isPublic).toBe(isPublic);
+    }
+  });
 });

@@ -16,7 +16,7 @@ import {
 } from "../playlists/schema.ts";
 import { appendAndTouch, changeAndTouch, ownedBy } from "../playlists/tracks/queries.ts";
 import { listedTrack } from "../sharing/queries.ts";
-import { isUuid, uuidArg } from "./args.ts";
+import { boolArg, isUuid, uuidArg } from "./args.ts";
 import { allFound, CHECK_FAILED, check } from "./checks.ts";
 import type { Caller } from "./credentials.ts";
 import { missingParameter, notFound, SUBSONIC_ERRORS, SubsonicError } from "./errors.ts";
@@ -186,7 +186,8 @@ export const playlistEditMethods = {
       const patch = UpdatePlaylistJson.safeParse({
         title: params.get("name") ?? undefined,
         description: params.get("comment") ?? undefined,
-        isPublic: params.has("public") ? params.get("public") === "true" : undefined,
+        // As boolArg reads it: apps send `True` too (Python's str of a bool).
+        isPublic: params.has("public") ? boolArg(params, "public", false) : undefined,
       });
       if (!patch.success) invalid(patch.error);
       const remove = params.getAll("songIndexToRemove").map((value) => {
