@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { InfraInfo } from "./infra.ts";
 import { freePort } from "./ports.ts";
-import { startProcess } from "./process.ts";
+import { STRIP_TYPES, startProcess } from "./process.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const main = fileURLToPath(new URL("dev-worker-main.ts", import.meta.url));
@@ -48,7 +48,7 @@ export async function startDevWorker(options: DevWorkerOptions): Promise<DevWork
   });
   const proc = startProcess(
     process.execPath,
-    ["--import", "tsx", main, JSON.stringify(childOptions)],
+    [...STRIP_TYPES, main, JSON.stringify(childOptions)],
     {
       cwd: root,
       // Offline, as scripts/dev.ts runs it. No local tracing either: wrangler otherwise stores a

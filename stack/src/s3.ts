@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { LogFn } from "./log.ts";
-import { startProcessUntilReady } from "./process.ts";
+import { STRIP_TYPES, startProcessUntilReady } from "./process.ts";
 
 export interface S3Config {
   endpoint: string;
@@ -29,7 +29,7 @@ export async function startS3(options: {
   const ready = `listening on http://127.0.0.1:${options.port} `;
   const proc = await startProcessUntilReady(
     process.execPath,
-    ["--import", "tsx", main, String(options.port), options.dataDir, options.bucket],
+    [...STRIP_TYPES, main, String(options.port), options.dataDir, options.bucket],
     {
       log: options.log,
       ready: (line) => line.startsWith(ready),
