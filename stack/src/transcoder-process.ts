@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { InfraInfo } from "./infra.ts";
 import type { LogFn } from "./log.ts";
 import { type ManagedProcess, startProcess } from "./process.ts";
+import { TRANSCODER_BUNDLE_ENV } from "./transcoder-bundle.ts";
 
 const transcoderDir = fileURLToPath(new URL("../../transcoder", import.meta.url));
 
@@ -38,13 +39,17 @@ export function stackTranscoderVars(
 
 /**
  * `node --import tsx transcoder/src/main.ts` against a local stack, configured from its environment
- * as in production, in a process group of its own (stopping it stops its ffmpeg runs too).
+ * as in production, in a process group of its own (stopping it stops its ffmpeg runs too). In a
+ * test run whose global setup built the transcoder's bundle (EDGE_MUSIC_TRANSCODER_BUNDLE), that
+ * bundle is run instead, as the container image runs it.
  */
 export function startTranscoderProcess(
   infra: InfraInfo,
   options: { env?: Record<string, string>; inherited?: NodeJS.ProcessEnv; log: LogFn },
 ): ManagedProcess {
-  return startProcess(process.execPath, ["--import", "tsx", join(transcoderDir, "src/main.ts")], {
+  const bundle = process.env[TRANSCODER_BUNDLE_ENV];
+  const args = bundle ? [bundle] : ["--import", "tsx", join(transcoderDir, "src/main.ts")];
+  return startProcess(process.execPath, args, {
     cwd: transcoderDir,
     env: stackTranscoderVars(infra, options.env, options.inherited),
     log: options.log,

@@ -2,6 +2,7 @@ import { migrate } from "@edge-music/db/migrate";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { startInfra } from "./infra.ts";
+import { buildTranscoderBundle, TRANSCODER_BUNDLE_ENV } from "./transcoder-bundle.ts";
 
 /**
  * Starts the real infrastructure once for the whole test run: embedded Postgres (or TEST_DATABASE_URL),
@@ -12,6 +13,10 @@ import { startInfra } from "./infra.ts";
  * in `./run dev`.
  */
 export default async function setup(project: TestProject) {
+  // The end-to-end and fault files start many transcoders: they run its bundle, built once here.
+  const startsTranscoders = project.vitest.projects.some((p) => ["e2e", "stress"].includes(p.name));
+  const bundle = startsTranscoders ? await buildTranscoderBundle() : undefined;
+  if (bundle) process.env[TRANSCODER_BUNDLE_ENV] = bundle.path;
   const infra = await startInfra({
     ...(process.env.TEST_DATABASE_URL ? { databaseUrl: process.env.TEST_DATABASE_URL } : {}),
     ...(process.env.TEST_REDIS_URL ? { redisUrl: process.env.TEST_REDIS_URL } : {}),
@@ -30,6 +35,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     await app.drop().catch(() => {});
     await stop();
+    await bundle?.remove();
   };
 }
 
