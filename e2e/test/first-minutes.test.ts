@@ -34,7 +34,8 @@ beforeAll(async () => {
   [stack, browser] = await Promise.all([
     startLocalStack(),
     launchChromium(),
-    makeMp3Source(mp3, 20),
+    // Its one track only needs to start playing on a phone: 8 s.
+    makeMp3Source(mp3, 8),
   ]);
   const artist = await registerArtist(stack.apiUrl);
   const title = `Sunrise Over the Harbour Lights of the Old Town (Extended Morning Mix) ${randomBytes(3).toString("hex")}`;

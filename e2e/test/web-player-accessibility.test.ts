@@ -7,7 +7,8 @@ import { describe, expect, test } from "vitest";
 import { DESKTOP, PHONE } from "./support/player-page.ts";
 import { webPlayerSuite } from "./support/web-player-suite.ts";
 
-const web = webPlayerSuite("accessibility", { seed: true });
+// The seeded tracks are only shown, never played: 4 s each.
+const web = webPlayerSuite("accessibility", { seed: true, seconds: 4 });
 
 describe("the web player", () => {
   test("every main screen passes axe's WCAG 2.1 A/AA rules and fits a 375-px screen", async () => {

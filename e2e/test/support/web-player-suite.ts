@@ -25,7 +25,7 @@ export interface WebPlayerSuite {
   browser: Browser;
   /** The file's own temporary folder. */
   work: string;
-  /** A 20-s MP3 in `work`, the source of the seeded tracks. */
+  /** An MP3 in `work` (20 s unless asked otherwise), the source of the seeded tracks. */
   mp3: string;
   /** With `seed`: a READY track made through the API, for the listener's pages. */
   seeded: { title: string; artist: string; trackId: string; artistId: string };
@@ -44,9 +44,11 @@ export interface WebPlayerSuite {
 
 /**
  * Starts the file's stack and browser before its first test (with `seed`, two READY tracks of a
- * new artist too) and stops them after its last; the fields are filled in by then.
+ * new artist too) and stops them after its last; the fields are filled in by then. `seconds` is
+ * the MP3's length: shorter for a file whose tracks only need to be READY and play a little
+ * (each second is converted, by every seeded track).
  */
-export function webPlayerSuite(name: string, { seed = false } = {}): WebPlayerSuite {
+export function webPlayerSuite(name: string, { seed = false, seconds = 20 } = {}): WebPlayerSuite {
   const suite = {
     async open(viewport = DESKTOP, options: { bypassCSP?: boolean; allow?: string[] } = {}) {
       const allowed = [new URL(suite.stack.apiUrl).origin, ...(options.allow ?? [])];
@@ -106,7 +108,7 @@ export function webPlayerSuite(name: string, { seed = false } = {}): WebPlayerSu
       launchChromium().then((browser) => {
         suite.browser = browser;
       }),
-      makeMp3Source(suite.mp3, 20),
+      makeMp3Source(suite.mp3, seconds),
     ]);
     if (!seed) return;
     const title = `Neon Web ${randomBytes(3).toString("hex")}`;
