@@ -90,7 +90,7 @@ describe("the Subsonic door", () => {
   it("an unknown method is error 70", async () => {
     const account = await appAccount();
     expect(
-      await errorCode(await call("getVideos", { apiKey: account.appPassword, f: "json" })),
+      await errorCode(await call("jukeboxControl", { apiKey: account.appPassword, f: "json" })),
     ).toBe(70);
   });
 

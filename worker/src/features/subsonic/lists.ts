@@ -1,5 +1,6 @@
 import { albumLikes, albums, artists, type HttpDatabase } from "@edge-music/db";
 import { and, desc, eq, type SQL } from "drizzle-orm";
+import { required } from "./args.ts";
 import { ALBUM_COLUMNS, listedAlbum } from "./catalogue-pages.ts";
 import { method, noArgs } from "./method.ts";
 import { type AlbumRow, albumNode, artistNode, songNode } from "./model.ts";
@@ -64,11 +65,29 @@ export const listMethods = {
   getNowPlaying: method({ args: noArgs, answer: () => ({ nowPlaying: {} }) }),
 };
 
+const empty = (container: string) => method({ args: noArgs, answer: () => ({ [container]: {} }) });
+
 /**
  * Answers that stay empty until our model holds what they list (issue 30 lets the rest of the
- * protocol answer an empty list): genres and lyrics (top and similar songs: similar.ts).
+ * protocol answer an empty list): genres, lyrics (by song, and by artist and title), songs by
+ * genre, podcasts, internet radio, bookmarks, shares, chat and videos. Apps call several of them
+ * on their home screens, where an error would show. The methods that would make such things
+ * (createBookmark, createShare…) answer 70, as every method not served (top and similar songs:
+ * similar.ts).
  */
 export const emptyMethods = {
-  getGenres: method({ args: noArgs, answer: () => ({ genres: {} }) }),
-  getLyricsBySongId: method({ args: noArgs, answer: () => ({ lyricsList: {} }) }),
+  getGenres: empty("genres"),
+  getLyricsBySongId: empty("lyricsList"),
+  getLyrics: empty("lyrics"),
+  getSongsByGenre: method({
+    args: (params) => required(params, "genre"),
+    answer: () => ({ songsByGenre: {} }),
+  }),
+  getPodcasts: empty("podcasts"),
+  getNewestPodcasts: empty("newestPodcasts"),
+  getInternetRadioStations: empty("internetRadioStations"),
+  getBookmarks: empty("bookmarks"),
+  getShares: empty("shares"),
+  getChatMessages: empty("chatMessages"),
+  getVideos: empty("videos"),
 };

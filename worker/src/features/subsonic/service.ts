@@ -16,6 +16,7 @@ import { type Claim, readClaim } from "./claim.ts";
 import { credentialCheck, heldCheck, touchLater } from "./credentials.ts";
 import { directoryMethods } from "./directory.ts";
 import { SUBSONIC_ERRORS, SubsonicError } from "./errors.ts";
+import { folderMethods } from "./folder-variants.ts";
 import { infoMethods } from "./info.ts";
 import { emptyMethods, listMethods } from "./lists.ts";
 import { mediaMethods } from "./media.ts";
@@ -37,6 +38,7 @@ export const METHODS: Record<string, AnyMethod> = {
   ...infoMethods,
   ...listMethods,
   ...albumListMethods,
+  ...folderMethods,
   ...emptyMethods,
   ...similarMethods,
   ...searchMethods,
