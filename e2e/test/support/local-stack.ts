@@ -55,8 +55,13 @@ export async function startLocalStack(): Promise<LocalStack> {
       log: tail.add("transcoder"),
     });
     const signalTranscoder = (signal: NodeJS.Signals) => {
-      const pid = transcoder.child.pid;
-      if (pid !== undefined && transcoder.child.exitCode === null) process.kill(-pid, signal);
+      const { pid, exitCode, signalCode } = transcoder.child;
+      if (pid === undefined || exitCode !== null || signalCode !== null) return;
+      try {
+        process.kill(-pid, signal);
+      } catch {
+        // Gone meanwhile: nothing to pause or resume.
+      }
     };
     // A frozen transcoder would take SIGTERM only once resumed: resumed first, it stops at once.
     stops.push(async () => {
