@@ -24,6 +24,7 @@ const TABLES = [
   "artists",
   "follows",
   "listening_history",
+  "now_playing",
   "play_artist_countries_daily",
   "play_artist_daily",
   "play_artist_listeners_daily",

@@ -62,10 +62,12 @@ const branchesOf = (definitions: Definitions, name: string) =>
  */
 const RELAXATIONS: { where: string; why: string; apply: (definitions: Definitions) => void }[] = [
   {
-    where: "Child.mediaType",
-    why: "OpenSubsonic adds it to Child (song, album or artist); the library lacks it",
+    where: "Child.mediaType, NowPlayingEntry.mediaType",
+    why: "OpenSubsonic adds it to Child (song, album or artist), which a now-playing entry extends; the library lacks it",
     apply: (definitions) => {
-      propertiesOf(definitions.Child, "Child").mediaType = { type: "string" };
+      for (const name of ["Child", "NowPlayingEntry"]) {
+        propertiesOf(definitions[name], name).mediaType = { type: "string" };
+      }
     },
   },
   {

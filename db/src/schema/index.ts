@@ -6,6 +6,7 @@ export * from "./artists";
 export type { AuthTables, PrincipalKind, PrincipalTable } from "./auth";
 export * from "./follows";
 export * from "./listening-history";
+export * from "./now-playing";
 export * from "./play-artist-countries-daily";
 export * from "./play-artist-daily";
 export * from "./play-artist-listeners-daily";

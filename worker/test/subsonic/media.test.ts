@@ -1,5 +1,5 @@
 import { tracks } from "@edge-music/db";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { pickAudio, preferredKind } from "../../src/features/subsonic/media.ts";
 import { historyOf } from "../history/support.ts";
@@ -7,7 +7,16 @@ import { app } from "../support/auth.ts";
 import { send } from "../support/env.ts";
 import { IMAGE_BYTES, withDb } from "../support/factories.ts";
 import { bucket } from "../tracks/form-upload/support.ts";
-import { appAccount, call, catalogue, errorCode, withAac, withOpus } from "./support.ts";
+import {
+  type Answer,
+  appAccount,
+  call,
+  catalogue,
+  errorCode,
+  json,
+  withAac,
+  withOpus,
+} from "./support.ts";
 
 describe("Subsonic media", () => {
   it("pickAudio: the kind asked for when there is one; the highest not above maxBitRate, else the lowest", () => {
@@ -123,7 +132,7 @@ describe("Subsonic media", () => {
     }
   });
 
-  it("scrobble: a play is an entry of the listening history in the REST API; now playing keeps nothing", async () => {
+  it("scrobble: a play is an entry of the listening history in the REST API; now playing is not", async () => {
     const { first, converting } = await catalogue();
     const account = await appAccount();
     const auth = { apiKey: account.appPassword, f: "json" };
@@ -136,5 +145,43 @@ describe("Subsonic media", () => {
     expect(history.map((entry) => entry.track.id)).toEqual([first.id]);
     expect(await errorCode(await call("scrobble", { ...auth, id: converting.id }))).toBe(70);
     expect(await errorCode(await call("scrobble", auth))).toBe(10);
+  });
+
+  it("now playing (submission=false) is the listener's own, while the song can still be playing", async () => {
+    const { first, second, converting } = await catalogue();
+    const account = await appAccount();
+    const auth = { apiKey: account.appPassword, f: "json" };
+    const nowPlaying = async (who = auth) =>
+      ((await json(await call("getNowPlaying", who))).nowPlaying.entry ?? []) as Answer[];
+    expect(await nowPlaying()).toEqual([]);
+
+    const playing = { ...auth, id: first.id, submission: "false", c: "DSub" };
+    expect(await errorCode(await call("scrobble", playing))).toBeUndefined();
+    expect(await nowPlaying()).toEqual([
+      expect.objectContaining({
+        id: first.id,
+        username: account.username,
+        minutesAgo: 0,
+        playerId: 0,
+        playerName: "DSub",
+      }),
+    ]);
+    // The next song replaces it; an unknown one is refused and changes nothing.
+    const next = { ...auth, id: second.id, submission: "false", c: "DSub" };
+    expect(await errorCode(await call("scrobble", next))).toBeUndefined();
+    const unknown = { ...auth, id: converting.id, submission: "false" };
+    expect(await errorCode(await call("scrobble", unknown))).toBe(70);
+    expect((await nowPlaying()).map((entry) => entry.id)).toEqual([second.id]);
+
+    // Another listener never sees it.
+    const other = await appAccount();
+    expect(await nowPlaying({ apiKey: other.appPassword, f: "json" })).toEqual([]);
+    // Once the song (and a minute) has had time to end, it is no longer playing.
+    await withDb((db) =>
+      db.execute(
+        sql`update now_playing set started_at = now() - interval '1 hour' where user_id = ${account.id}`,
+      ),
+    );
+    expect(await nowPlaying()).toEqual([]);
   });
 });

@@ -30,11 +30,13 @@ async function fixtures() {
     return playlist.id;
   };
   const [listened, renamed, deleted] = [await made("Road"), await made("Old"), await made("Gone")];
-  // Stars, a rating, a play and a play queue: the optional members a listener's answers carry.
+  // Stars, a rating, a play, a song now playing and a play queue: the optional members a
+  // listener's answers carry.
   const writes: [string, Args][] = [
     ["star", { id: first.id, albumId: album.id, artistId: artist.id }],
     ["setRating", { id: first.id, rating: "4" }],
     ["scrobble", { id: first.id, submission: "true" }],
+    ["scrobble", { id: second.id, submission: "false", c: "Shapes" }],
     ["savePlayQueue", { id: [first.id, second.id], current: second.id, position: "1000" }],
   ];
   for (const [method, args] of writes) {

@@ -3,6 +3,7 @@ import {
   albums,
   artistLikes,
   artists,
+  nowPlaying,
   trackLikes,
   trackRatings,
   tracks,
@@ -178,19 +179,35 @@ export const annotationMethods = {
   scrobble: method({
     args: (params) => {
       required(params, "id");
-      return { ids: ids(params, "id", "Song"), submission: boolArg(params, "submission", true) };
+      return {
+        ids: ids(params, "id", "Song"),
+        submission: boolArg(params, "submission", true),
+        client: (params.get("c") ?? "").slice(0, 64),
+      };
     },
     // A play (`submission=true`) of a listener is a listening-history entry, as in the REST API
     // (`POST /history`): every song must be listed (70 otherwise, nothing kept), one statement
     // for all of them in the call's batch; and a play report for the counts (ADR 0028: queued
-    // after the answer). "Now playing" (`false`) is not kept yet; an artist has no listening
-    // history, so its scrobbles keep nothing.
+    // after the answer). "Now playing" (`false`) is the listener's `now_playing` row, which
+    // `getNowPlaying` shows them. An artist has no listening history: its scrobbles keep nothing.
     writes: (deps, args, caller) => {
-      if (!args.submission || caller.kind !== "user") return [];
+      if (caller.kind !== "user") return [];
       const listed = sql`select ${tracks.id} from ${tracks} where ${listedTrack}`;
+      const found = check(
+        deps.db,
+        allFound(args.ids, listed),
+        CHECK_FAILED.notFound,
+        "Song was not found.",
+      );
+      if (args.submission) return [found, listensStatement(deps.db, caller.id, args.ids)];
+      // "Now playing": the last song named, replacing what this listener played before.
+      const now = { trackId: args.ids.at(-1) ?? "", client: args.client, startedAt: sql`now()` };
       return [
-        check(deps.db, allFound(args.ids, listed), CHECK_FAILED.notFound, "Song was not found."),
-        listensStatement(deps.db, caller.id, args.ids),
+        found,
+        deps.db
+          .insert(nowPlaying)
+          .values({ userId: caller.id, ...now })
+          .onConflictDoUpdate({ target: nowPlaying.userId, set: now }),
       ];
     },
     answer: ({ deps, args, caller, call }) => {

@@ -1,10 +1,51 @@
-import { albumLikes, albums, artists, type HttpDatabase } from "@edge-music/db";
-import { and, desc, eq, type SQL } from "drizzle-orm";
+import {
+  albumLikes,
+  albums,
+  artists,
+  type HttpDatabase,
+  nowPlaying,
+  tracks,
+  users,
+} from "@edge-music/db";
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import { required } from "./args.ts";
 import { ALBUM_COLUMNS, listedAlbum } from "./catalogue-pages.ts";
 import { method, noArgs } from "./method.ts";
 import { type AlbumRow, albumNode, artistNode, songNode } from "./model.ts";
-import { type SongRow, STARRED_MAX, starredArtistsQuery, starredSongsQuery } from "./queries.ts";
+import {
+  ready,
+  SONG_COLUMNS,
+  type SongRow,
+  STARRED_MAX,
+  songMarks,
+  starredArtistsQuery,
+  starredSongsQuery,
+} from "./queries.ts";
+
+/** The listener's now-playing song, while it can still be playing. */
+function nowPlayingQuery(db: HttpDatabase, userId: SQL) {
+  return db
+    .select({
+      ...SONG_COLUMNS,
+      ...songMarks(userId),
+      username: users.username,
+      client: nowPlaying.client,
+      startedAt: nowPlaying.startedAt,
+    })
+    .from(nowPlaying)
+    .innerJoin(tracks, eq(tracks.id, nowPlaying.trackId))
+    .innerJoin(artists, eq(artists.id, tracks.artistId))
+    .innerJoin(users, eq(users.id, nowPlaying.userId))
+    .where(
+      and(
+        eq(nowPlaying.userId, userId),
+        ready,
+        sql`${nowPlaying.startedAt} > now() - make_interval(secs => coalesce(${tracks.duration}, 600) + 60)`,
+      ),
+    );
+}
+
+type NowPlayingRow = SongRow & { username: string; client: string; startedAt: Date | string };
 
 /** A listener's starred albums (album_likes) that are listed, the newest star first. */
 function starredAlbumsQuery(db: HttpDatabase, userId: SQL) {
@@ -61,8 +102,32 @@ export const listMethods = {
       };
     },
   }),
-  // "Now playing" is not kept yet (scrobble with submission=false keeps nothing).
-  getNowPlaying: method({ args: noArgs, answer: () => ({ nowPlaying: {} }) }),
+  /**
+   * What the caller's own apps said they are playing (`scrobble` with `submission=false`), while
+   * the song can still be playing (its duration and a minute since). Only the caller's: on a
+   * service of strangers, what another listener is playing is theirs.
+   */
+  getNowPlaying: method({
+    args: noArgs,
+    reads: (deps, _args, userId) => [nowPlayingQuery(deps.db, userId)],
+    answer: ({ caller, results, deps }) => {
+      const rows = caller.kind === "user" ? (results[0] as NowPlayingRow[]) : [];
+      return {
+        nowPlaying: {
+          entry: rows.map((row) => ({
+            ...songNode(row),
+            username: row.username,
+            minutesAgo: Math.max(
+              0,
+              Math.floor((deps.now.getTime() - new Date(row.startedAt).getTime()) / 60_000),
+            ),
+            playerId: 0,
+            playerName: row.client || undefined,
+          })),
+        },
+      };
+    },
+  }),
 };
 
 const empty = (container: string) => method({ args: noArgs, answer: () => ({ [container]: {} }) });
