@@ -35,7 +35,8 @@ def main() -> int:
     step = "start"
     try:
         step = "ping"
-        adapter._set_ping_status(timeout=10)
+        # As the app pings at start; a generous bound (a loaded machine is not what is tested).
+        adapter._set_ping_status(timeout=60)
         seen["ping"] = adapter.ping_status
         seen["version"] = adapter._version.value.decode()
 
