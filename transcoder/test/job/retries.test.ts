@@ -19,12 +19,19 @@ import { makeAudio, tempDir } from "../support/sources.ts";
 const exec = promisify(execFile);
 const h = createHarness();
 let dir: Awaited<ReturnType<typeof tempDir>>;
+/** 10 s: ffmpeg works long enough for a fault to land in the middle of its run. */
 let source = "";
+/** 4 s, the same kind of file: for the tests whose conversions only have to finish. */
+let short = "";
 
 beforeAll(async () => {
   dir = await tempDir();
   source = join(dir.path, "song.mp3");
-  await makeAudio(source, 10, ["-c:a", "libmp3lame", "-b:a", "192k"]);
+  short = join(dir.path, "short-song.mp3");
+  await Promise.all([
+    makeAudio(source, 10, ["-c:a", "libmp3lame", "-b:a", "192k"]),
+    makeAudio(short, 4, ["-c:a", "libmp3lame", "-b:a", "192k"]),
+  ]);
 }, 60_000);
 afterAll(async () => {
   await h.close();
@@ -140,7 +147,7 @@ describe.concurrent("recoverable failures", () => {
 
   it("a transient fault waits the contract's backoff before each retry: 5 s, 10 s, 20 s", async (context) => {
     const { enqueue, queue } = await h.startQueue(context);
-    const track = await h.makeTrack(source, { upload: false });
+    const track = await h.makeTrack(short, { upload: false });
     const job = await enqueue(track, { backoff: AUDIO_PROCESSING_JOB_OPTIONS.backoff });
     const id = job.id ?? "";
     for (const [attemptsMade, delay] of [
@@ -170,7 +177,7 @@ describe.concurrent("recoverable failures", () => {
     const { enqueue, settle, queue } = await h.startQueue(context, {
       deps: { storage: flakyDownloads(h.storage, 1) },
     });
-    const track = await h.makeTrack(source);
+    const track = await h.makeTrack(short);
     const job = await enqueue(track);
     const row = await settle(track);
     // Why each failed attempt failed, for the message of a count that is off (once seen: 3).
@@ -186,7 +193,7 @@ describe.concurrent("recoverable failures", () => {
 
   it("while waiting for the retry, the track shows PROCESSING and the reason", async (context) => {
     const { enqueue, settle } = await h.startQueue(context);
-    const track = await h.makeTrack(source, { upload: false });
+    const track = await h.makeTrack(short, { upload: false });
     await enqueue(track, { backoff: { type: "fixed", delay: 1_500 } });
     const waiting = await h.waitForTrack(track.trackId, (r) => r.processingError !== null);
     expect(waiting).toMatchObject({
@@ -195,7 +202,7 @@ describe.concurrent("recoverable failures", () => {
       processingError: "The uploaded source was not found in storage.",
     });
     // The upload lands late (the source appears before the next attempt).
-    await h.putFile(track.sourceKey, source);
+    await h.putFile(track.sourceKey, short);
     const row = await settle(track);
     expect(row).toMatchObject({ processingStatus: "READY", processingAttempts: 2 });
     expect(row.processingError).toBeNull();
@@ -203,7 +210,7 @@ describe.concurrent("recoverable failures", () => {
 
   it("five failed attempts: FAILED with the last reason", async (context) => {
     const { enqueue, settle, queue } = await h.startQueue(context);
-    const track = await h.makeTrack(source, { upload: false });
+    const track = await h.makeTrack(short, { upload: false });
     const job = await enqueue(track);
     const row = await settle(track);
     expect(row).toMatchObject({
@@ -219,13 +226,13 @@ describe.concurrent("recoverable failures", () => {
 describe.concurrent("idempotency", () => {
   it("converting the same track twice leaves the same objects and rows, no duplicates", async (context) => {
     const { enqueue, settle } = await h.startQueue(context);
-    const track = await h.makeTrack(source);
+    const track = await h.makeTrack(short);
     await enqueue(track);
     expect((await settle(track)).processingStatus).toBe("READY");
     const first = await expectOutputs(h, track.trackId, [128, 192]);
 
     // As after a crash between the uploads and the commit: the source is back, the row PROCESSING.
-    await h.putFile(track.sourceKey, source);
+    await h.putFile(track.sourceKey, short);
     await h.db
       .update(tracks)
       .set({ processingStatus: "PROCESSING", sourceKey: track.sourceKey })
@@ -246,7 +253,7 @@ describe.concurrent("idempotency", () => {
 
   it("a job delivered again after READY changes nothing", async (context) => {
     const { enqueue, settle, queue } = await h.startQueue(context);
-    const track = await h.makeTrack(source);
+    const track = await h.makeTrack(short);
     await enqueue(track);
     const ready = await settle(track);
     const rows = await h.fileRows(track.trackId);
@@ -279,7 +286,7 @@ describe.concurrent("tracks that are gone", () => {
   }, 30_000);
 
   it("a track deleted during conversion: its freshly uploaded outputs are removed", async (context) => {
-    const track = await h.makeTrack(source);
+    const track = await h.makeTrack(short);
     let deleted = false;
     const storage: Storage = {
       ...h.storage,
