@@ -128,7 +128,22 @@ describe("the first five minutes", () => {
       const setUp = page.getByRole("form", { name: "Set up two-factor authentication" });
       await setUp.getByLabel("Current password").fill(password);
       await setUp.getByRole("button", { name: "Set up two-factor authentication" }).click();
-      const secret = (await page.locator("code.break").textContent()) ?? "";
+      // The key, or the form's reason why not: a failure then says what the page showed.
+      const key = page.locator("code.break");
+      const refused = setUp.getByRole("alert");
+      await key
+        .or(refused)
+        .first()
+        .waitFor()
+        .catch((error: Error) => {
+          throw new Error(`no key and no reason at ${page.url()}: ${problems.join("; ")}`, {
+            cause: error,
+          });
+        });
+      if (await refused.isVisible()) {
+        throw new Error(`setting up two-factor was refused: ${await refused.textContent()}`);
+      }
+      const secret = (await key.textContent()) ?? "";
       const turnOn = page.getByRole("form", { name: "Turn on two-factor authentication" });
       await turnOn
         .getByLabel("Authentication code")
