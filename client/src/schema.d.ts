@@ -880,7 +880,7 @@ export interface paths {
         };
         /**
          * Everything the service holds about you
-         * @description The account (never its password hash, 2FA secret or recovery codes: the service holds those only sealed or one-way), its sessions, the whole listening history, playlists with their tracks, likes and follows, as one JSON document (GDPR articles 15 and 20). Answered as an attachment, never cached.
+         * @description The account (never its password hash, 2FA secret or recovery codes: the service holds those only sealed or one-way), its sessions, the whole listening history, playlists with their tracks, likes (of tracks, albums, artists and playlists) and follows, the ratings and the song now playing that apps sent, the app passwords by name and times (never their secrets), as one JSON document (GDPR articles 15 and 20). Answered as an attachment, never cached.
          */
         get: operations["exportMyUserData"];
         put?: never;
@@ -1032,7 +1032,7 @@ export interface paths {
         };
         /**
          * Everything the service holds about you
-         * @description The account (never its password hash, 2FA secret or recovery codes), its sessions, every track in every state with its processing record, its albums, and how many listeners follow and like it (who they are is their data), as one JSON document (GDPR articles 15 and 20). Answered as an attachment, never cached.
+         * @description The account (never its password hash, 2FA secret or recovery codes), its sessions, every track in every state with its processing record, its albums, how many listeners follow and like it (who they are is their data), and its app passwords by name and times (never their secrets), as one JSON document (GDPR articles 15 and 20). Answered as an attachment, never cached.
          */
         get: operations["exportMyArtistData"];
         put?: never;
@@ -2419,6 +2419,35 @@ export interface components {
                 /** Format: date-time */
                 at: string;
             }[];
+            likedAlbums: {
+                /** Format: uuid */
+                albumId: string;
+                /** Format: date-time */
+                at: string;
+            }[];
+            ratings: {
+                /** Format: uuid */
+                trackId: string;
+                rating: number;
+                /** Format: date-time */
+                at: string;
+            }[];
+            nowPlaying: {
+                /** Format: uuid */
+                trackId: string;
+                client: string;
+                /** Format: date-time */
+                startedAt: string;
+            } | null;
+            appPasswords: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                lastUsedAt: string | null;
+            }[];
         };
         PlayQueue: {
             /** @description The saved queue in order, READY tracks only: a track deleted or being converted again since is left out. */
@@ -2676,6 +2705,15 @@ export interface components {
             })[];
             followers: number;
             likes: number;
+            appPasswords: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                lastUsedAt: string | null;
+            }[];
         };
         FollowingPage: components["schemas"]["FollowedArtist"][];
         /** @description Never carries the artist's email or password. */

@@ -1,3 +1,4 @@
+import { albumLikes, nowPlaying, trackRatings } from "@edge-music/db";
 import { describe, expect, it } from "vitest";
 import {
   authPath,
@@ -9,7 +10,7 @@ import {
   turnOnTwoFactor,
   uniqueName,
 } from "../support/auth.ts";
-import { insertArtist, insertTrack } from "../support/factories.ts";
+import { insertAlbum, insertArtist, insertTrack, withDb } from "../support/factories.ts";
 import { expectProblem } from "../support/problem.ts";
 
 const path = authPath("user");
@@ -34,12 +35,21 @@ async function busyListener() {
   expect((await account.client.post(`/api/v1/tracks/${track.id}/like`)).status).toBe(200);
   const queue = { trackIds: [track.id], current: track.id, position: 12, client: "web" };
   expect((await account.client.put("/api/v1/users/me/play-queue", queue)).status).toBe(204);
-  return { account, artist, track, playlist };
+  // What Subsonic apps add: an app password, an album star, a rating, a song now playing.
+  const made = await account.client.post("/api/v1/users/me/app-passwords", { name: "Phone" });
+  const appPassword = (await made.json()) as { id: string; password: string };
+  const album = await insertAlbum(artist.id);
+  await withDb(async (db) => {
+    await db.insert(albumLikes).values({ userId: account.id, albumId: album.id });
+    await db.insert(trackRatings).values({ userId: account.id, trackId: track.id, rating: 4 });
+    await db.insert(nowPlaying).values({ userId: account.id, trackId: track.id, client: "DSub" });
+  });
+  return { account, artist, track, playlist, album, appPassword };
 }
 
 describe("GET /api/v1/users/me/export", () => {
   it("answers everything held about the listener, and no secret", async () => {
-    const { account, artist, track, playlist } = await busyListener();
+    const { account, artist, track, playlist, album, appPassword } = await busyListener();
     const answer = await account.client.get("/api/v1/users/me/export");
     expect(answer.status).toBe(200);
     expect(answer.headers.get("content-disposition")).toMatch(/^attachment; filename=/);
@@ -63,7 +73,14 @@ describe("GET /api/v1/users/me/export", () => {
     expect(data.likedArtists.map((f: { artistId: string }) => f.artistId)).toEqual([artist.id]);
     expect(data.likedTracks.map((f: { trackId: string }) => f.trackId)).toEqual([track.id]);
     expect(data.playQueue).toMatchObject({ trackIds: [track.id], current: track.id, position: 12 });
+    expect(data.likedAlbums.map((l: { albumId: string }) => l.albumId)).toEqual([album.id]);
+    expect(data.ratings).toEqual([{ trackId: track.id, rating: 4, at: expect.any(String) }]);
+    expect(data.nowPlaying).toMatchObject({ trackId: track.id, client: "DSub" });
+    expect(data.appPasswords).toEqual([
+      { id: appPassword.id, name: "Phone", createdAt: expect.any(String), lastUsedAt: null },
+    ]);
     for (const secret of [
+      appPassword.password,
       "passwordHash",
       "password_hash",
       "secretCiphertext",
@@ -145,6 +162,8 @@ describe("GET /api/v1/artists/me/export", () => {
     });
     const fan = await registerAccount("user");
     await fan.client.post(`/api/v1/artists/${artist.id}/follow`);
+    const made = await artist.client.post("/api/v1/artists/me/app-passwords", { name: "Tablet" });
+    const appPassword = (await made.json()) as { id: string; password: string };
     const answer = await artist.client.get("/api/v1/artists/me/export");
     expect(answer.status).toBe(200);
     const text = await answer.text();
@@ -154,8 +173,17 @@ describe("GET /api/v1/artists/me/export", () => {
       expect.objectContaining({ id: track.id, processingStatus: "FAILED", processingError: "bad" }),
     ]);
     expect(data.followers).toBe(1);
+    expect(data.appPasswords).toEqual([
+      expect.objectContaining({ id: appPassword.id, name: "Tablet" }),
+    ]);
     expect(text).not.toContain(fan.id);
-    for (const secret of ["passwordHash", "secretCiphertext", "codeHash", "argon2"]) {
+    for (const secret of [
+      appPassword.password,
+      "passwordHash",
+      "secretCiphertext",
+      "codeHash",
+      "argon2",
+    ]) {
       expect(text).not.toContain(secret);
     }
     // A listener's session is not an artist's.

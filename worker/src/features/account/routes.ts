@@ -41,7 +41,7 @@ const exported = createRoute({
   ...signedIn("user"),
   summary: "Everything the service holds about you",
   description:
-    "The account (never its password hash, 2FA secret or recovery codes: the service holds those only sealed or one-way), its sessions, the whole listening history, playlists with their tracks, likes and follows, as one JSON document (GDPR articles 15 and 20). Answered as an attachment, never cached.",
+    "The account (never its password hash, 2FA secret or recovery codes: the service holds those only sealed or one-way), its sessions, the whole listening history, playlists with their tracks, likes (of tracks, albums, artists and playlists) and follows, the ratings and the song now playing that apps sent, the app passwords by name and times (never their secrets), as one JSON document (GDPR articles 15 and 20). Answered as an attachment, never cached.",
   responses: {
     200: json(UserExport, "The data."),
     ...problemResponses(401, 403),
@@ -95,7 +95,7 @@ const artistExport = createRoute({
   ...signedIn("artist"),
   summary: "Everything the service holds about you",
   description:
-    "The account (never its password hash, 2FA secret or recovery codes), its sessions, every track in every state with its processing record, its albums, and how many listeners follow and like it (who they are is their data), as one JSON document (GDPR articles 15 and 20). Answered as an attachment, never cached.",
+    "The account (never its password hash, 2FA secret or recovery codes), its sessions, every track in every state with its processing record, its albums, how many listeners follow and like it (who they are is their data), and its app passwords by name and times (never their secrets), as one JSON document (GDPR articles 15 and 20). Answered as an attachment, never cached.",
   responses: {
     200: json(ArtistExport, "The data."),
     ...problemResponses(401, 403),

@@ -9,6 +9,14 @@ export const UserProfileUpdate = z
 // What a person gets when exporting their data (GET /users/me/export, GET /artists/me/export).
 
 const At = z.iso.datetime();
+/** An app password as exported: its name and times, never its secret. */
+const AppPasswordExport = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  createdAt: At,
+  lastUsedAt: At.nullable(),
+});
+
 export const UserExport = z
   .object({
     exportedAt: At,
@@ -49,6 +57,12 @@ export const UserExport = z
       })
       .nullable(),
     follows: z.array(z.object({ artistId: z.uuid(), at: At })),
+    likedAlbums: z.array(z.object({ albumId: z.uuid(), at: At })),
+    ratings: z.array(
+      z.object({ trackId: z.uuid(), rating: z.number().int().min(1).max(5), at: At }),
+    ),
+    nowPlaying: z.object({ trackId: z.uuid(), client: z.string(), startedAt: At }).nullable(),
+    appPasswords: z.array(AppPasswordExport),
   })
   .openapi("UserExport");
 
@@ -78,5 +92,6 @@ export const ArtistExport = z
     albums: z.array(z.object({ id: z.uuid(), title: z.string() }).catchall(z.unknown())),
     followers: z.number().int().min(0),
     likes: z.number().int().min(0),
+    appPasswords: z.array(AppPasswordExport),
   })
   .openapi("ArtistExport");

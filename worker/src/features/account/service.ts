@@ -1,18 +1,23 @@
 // Leaving the service and taking one's data along (GDPR articles 15, 17 and 20). An artist leaves
 // through DELETE /artists/{id} (artists/profile); both kinds export here.
 import {
+  albumLikes,
   albums,
+  artistAppPasswords,
   artistLikes,
   artists,
   artistTwoFactor,
   follows,
   listeningHistory,
+  nowPlaying,
   playlistLikes,
   playlists,
   playlistTracks,
   playQueues,
   trackLikes,
+  trackRatings,
   tracks,
+  userAppPasswords,
   users,
   userTwoFactor,
 } from "@edge-music/db";
@@ -104,6 +109,10 @@ export async function exportUser(ctx: AuthContext, principal: Principal) {
     queues,
     followed,
     sessionRows,
+    likedAlbums,
+    ratings,
+    playing,
+    appPasswords,
   ] = await db.batch([
     db
       .select({
@@ -151,6 +160,22 @@ export async function exportUser(ctx: AuthContext, principal: Principal) {
       .from(follows)
       .where(eq(follows.userId, principal.id)),
     sessionsQuery(ctx, principal),
+    db
+      .select({ albumId: albumLikes.albumId, at: albumLikes.createdAt })
+      .from(albumLikes)
+      .where(eq(albumLikes.userId, principal.id))
+      .orderBy(asc(albumLikes.createdAt)),
+    db
+      .select({
+        trackId: trackRatings.trackId,
+        rating: trackRatings.rating,
+        at: trackRatings.updatedAt,
+      })
+      .from(trackRatings)
+      .where(eq(trackRatings.userId, principal.id))
+      .orderBy(asc(trackRatings.updatedAt)),
+    db.select().from(nowPlaying).where(eq(nowPlaying.userId, principal.id)),
+    appPasswordsQuery(db, userAppPasswords, principal),
   ]);
   const [account] = accounts;
   const sessions = toSessionViews(sessionRows, principal);
@@ -194,8 +219,47 @@ export async function exportUser(ctx: AuthContext, principal: Principal) {
         }
       : null,
     follows: followed.map((f) => ({ artistId: f.artistId, at: f.at.toISOString() })),
+    likedAlbums: likedAlbums.map((l) => ({ albumId: l.albumId, at: l.at.toISOString() })),
+    ratings: ratings.map((r) => ({ trackId: r.trackId, rating: r.rating, at: r.at.toISOString() })),
+    nowPlaying: playing[0]
+      ? {
+          trackId: playing[0].trackId,
+          client: playing[0].client,
+          startedAt: playing[0].startedAt.toISOString(),
+        }
+      : null,
+    appPasswords: appPasswords.map(toAppPasswordExport),
   };
 }
+
+/** The account's app passwords by name and times (the secret is never exported), oldest first. */
+const appPasswordsQuery = (
+  db: AuthContext["db"],
+  table: typeof userAppPasswords | typeof artistAppPasswords,
+  principal: Principal,
+) =>
+  db
+    .select({
+      id: table.id,
+      name: table.name,
+      createdAt: table.createdAt,
+      lastUsedAt: table.lastUsedAt,
+    })
+    .from(table)
+    .where(eq(table.principalId, principal.id))
+    .orderBy(asc(table.createdAt));
+
+const toAppPasswordExport = (row: {
+  id: string;
+  name: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}) => ({
+  id: row.id,
+  name: row.name,
+  createdAt: row.createdAt.toISOString(),
+  lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+});
 
 /**
  * Everything the service holds about the artist, in one round trip: the account (no password
@@ -204,39 +268,41 @@ export async function exportUser(ctx: AuthContext, principal: Principal) {
  */
 export async function exportArtist(ctx: AuthContext, principal: Principal) {
   const { db } = ctx;
-  const [accounts, factors, ownTracks, ownAlbums, followers, likers, sessionRows] = await db.batch([
-    db
-      .select({
-        id: artists.id,
-        username: artists.username,
-        displayName: artists.displayName,
-        email: artists.email,
-        emailVerifiedAt: artists.emailVerifiedAt,
-        bio: artists.bio,
-        avatar: artists.avatar,
-        backgroundImage: artists.backgroundImage,
-        createdAt: artists.createdAt,
-      })
-      .from(artists)
-      .where(eq(artists.id, principal.id)),
-    db
-      .select({ enabledAt: artistTwoFactor.enabledAt })
-      .from(artistTwoFactor)
-      .where(eq(artistTwoFactor.principalId, principal.id)),
-    db
-      .select()
-      .from(tracks)
-      .where(eq(tracks.artistId, principal.id))
-      .orderBy(asc(tracks.createdAt)),
-    db
-      .select()
-      .from(albums)
-      .where(eq(albums.artistId, principal.id))
-      .orderBy(asc(albums.createdAt)),
-    db.select({ n: count() }).from(follows).where(eq(follows.artistId, principal.id)),
-    db.select({ n: count() }).from(artistLikes).where(eq(artistLikes.artistId, principal.id)),
-    sessionsQuery(ctx, principal),
-  ]);
+  const [accounts, factors, ownTracks, ownAlbums, followers, likers, sessionRows, appPasswords] =
+    await db.batch([
+      db
+        .select({
+          id: artists.id,
+          username: artists.username,
+          displayName: artists.displayName,
+          email: artists.email,
+          emailVerifiedAt: artists.emailVerifiedAt,
+          bio: artists.bio,
+          avatar: artists.avatar,
+          backgroundImage: artists.backgroundImage,
+          createdAt: artists.createdAt,
+        })
+        .from(artists)
+        .where(eq(artists.id, principal.id)),
+      db
+        .select({ enabledAt: artistTwoFactor.enabledAt })
+        .from(artistTwoFactor)
+        .where(eq(artistTwoFactor.principalId, principal.id)),
+      db
+        .select()
+        .from(tracks)
+        .where(eq(tracks.artistId, principal.id))
+        .orderBy(asc(tracks.createdAt)),
+      db
+        .select()
+        .from(albums)
+        .where(eq(albums.artistId, principal.id))
+        .orderBy(asc(albums.createdAt)),
+      db.select({ n: count() }).from(follows).where(eq(follows.artistId, principal.id)),
+      db.select({ n: count() }).from(artistLikes).where(eq(artistLikes.artistId, principal.id)),
+      sessionsQuery(ctx, principal),
+      appPasswordsQuery(db, artistAppPasswords, principal),
+    ]);
   const [account] = accounts;
   const iso = (value: Date | null) => value?.toISOString() ?? null;
   return {
@@ -264,5 +330,6 @@ export async function exportArtist(ctx: AuthContext, principal: Principal) {
     })),
     followers: followers[0]?.n ?? 0,
     likes: likers[0]?.n ?? 0,
+    appPasswords: appPasswords.map(toAppPasswordExport),
   };
 }
