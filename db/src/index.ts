@@ -19,4 +19,4 @@ export {
   UNIQUE_VIOLATION,
 } from "./errors";
 export * from "./schema";
-export { qualified } from "./sql";
+export { allFound, qualified, uuids } from "./sql";

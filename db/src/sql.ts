@@ -8,3 +8,10 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
  */
 export const qualified = (column: AnyPgColumn): SQL =>
   sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
+
+/** Ids bound as one `uuid[]` parameter (for `= any(…)` and `unnest(…)`). */
+export const uuids = (ids: string[]): SQL => sql`${sql.param(ids)}::uuid[]`;
+
+/** That every id of `ids` is among the rows `found` selects (a subquery of one id column). */
+export const allFound = (ids: string[], found: SQL): SQL =>
+  sql`(select count(distinct id) from (${found}) as found(id) where id = any(${uuids(ids)})) = ${new Set(ids).size}`;

@@ -1,4 +1,4 @@
-import { type HttpDatabase, listeningHistory, tracks } from "@edge-music/db";
+import { type HttpDatabase, listeningHistory, tracks, uuids } from "@edge-music/db";
 import { sql } from "drizzle-orm";
 import { listedTrack } from "../sharing/queries.ts";
 import { uuidv7 } from "./uuidv7.ts";
@@ -14,7 +14,7 @@ export function listensStatement(db: HttpDatabase, userId: string, trackIds: str
   return db.execute<{ id: string; listened_at: string }>(sql`
     insert into ${listeningHistory} (id, user_id, track_id, listened_at)
     select named.id, ${userId}, ${tracks.id}, now()
-    from unnest(${sql.param(ids)}::uuid[], ${sql.param(trackIds)}::uuid[]) as named(id, track_id)
+    from unnest(${uuids(ids)}, ${uuids(trackIds)}) as named(id, track_id)
     join ${tracks} on ${tracks.id} = named.track_id
     where ${listedTrack}
     returning id, to_json(listened_at) #>> '{}' as listened_at`);

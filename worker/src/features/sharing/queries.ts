@@ -1,5 +1,5 @@
 import { albums, playlists, tracks } from "@edge-music/db";
-import { and, eq, or, type SQL } from "drizzle-orm";
+import { and, eq, or, type SQL, sql } from "drizzle-orm";
 
 /**
  * The one rule of what anyone may find (ADR 0025): every list, search, feed, playlist, preview,
@@ -15,6 +15,9 @@ export const listedTrack = and(
   eq(tracks.processingStatus, "READY"),
   eq(tracks.visibility, "public"),
 ) as SQL;
+
+/** The ids of the listed tracks, as a subquery (for `allFound`, `in (…)`). */
+export const listedTrackIds = sql`select ${tracks.id} from ${tracks} where ${listedTrack}`;
 
 /**
  * A track this listener may hear: a listed one, or with `key` an unlisted READY one whose share

@@ -1,20 +1,22 @@
 import {
   albumLikes,
   albums,
+  allFound,
   artistLikes,
   artists,
   nowPlaying,
   trackLikes,
   trackRatings,
   tracks,
+  uuids,
 } from "@edge-music/db";
 import { and, eq, sql } from "drizzle-orm";
 import { listensStatement } from "../history/queries.ts";
 import { userListener } from "../plays/listener-key.ts";
 import { recordPlays } from "../plays/record.ts";
-import { listedTrack } from "../sharing/queries.ts";
+import { listedTrackIds } from "../sharing/queries.ts";
 import { boolArg, intArg, isUuid, required, uuidArg } from "./args.ts";
-import { allFound, CHECK_FAILED, check } from "./checks.ts";
+import { CHECK_FAILED, check } from "./checks.ts";
 import type { Caller } from "./credentials.ts";
 import { missingParameter, notFound, SUBSONIC_ERRORS, SubsonicError } from "./errors.ts";
 import { method, type SubsonicDeps } from "./method.ts";
@@ -79,14 +81,12 @@ function listener(caller: Caller): string {
   return caller.id;
 }
 
-const idList = (ids: string[]) => sql`${sql.param(ids)}::uuid[]`;
-
 /** What a star may name, by kind: the rows a listener may like, as the REST API's likes. */
 const STARRABLE = {
   Song: {
     table: trackLikes,
     column: "track_id",
-    rows: sql`select ${tracks.id} from ${tracks} where ${listedTrack}`,
+    rows: listedTrackIds,
   },
   Album: {
     table: albumLikes,
@@ -126,8 +126,8 @@ function starStatements(deps: SubsonicDeps, userId: string, named: Stars, on: bo
     const key = sql.identifier(column);
     return deps.db.execute(
       on
-        ? sql`insert into ${table} (user_id, ${key}) select ${userId}, id from (${STARRABLE[what].rows}) as starrable(id) where id = any(${idList(ids)}) on conflict do nothing`
-        : sql`delete from ${table} where user_id = ${userId} and ${key} = any(${idList(ids)})`,
+        ? sql`insert into ${table} (user_id, ${key}) select ${userId}, id from (${STARRABLE[what].rows}) as starrable(id) where id = any(${uuids(ids)}) on conflict do nothing`
+        : sql`delete from ${table} where user_id = ${userId} and ${key} = any(${uuids(ids)})`,
     );
   });
   return [...checks, ...writes];
@@ -192,10 +192,9 @@ export const annotationMethods = {
     // `getNowPlaying` shows them. An artist has no listening history: its scrobbles keep nothing.
     writes: (deps, args, caller) => {
       if (caller.kind !== "user") return [];
-      const listed = sql`select ${tracks.id} from ${tracks} where ${listedTrack}`;
       const found = check(
         deps.db,
-        allFound(args.ids, listed),
+        allFound(args.ids, listedTrackIds),
         CHECK_FAILED.notFound,
         "Song was not found.",
       );

@@ -20,10 +20,6 @@ type CheckState = (typeof CHECK_FAILED)[keyof typeof CHECK_FAILED];
 export const check = (db: HttpDatabase, ok: SQL, state: CheckState, detail: string) =>
   db.execute(sql`select assert_that(${ok}, ${state}, ${detail})`);
 
-/** That every id of `ids` is among the rows `found` selects (a subquery of ids). */
-export const allFound = (ids: string[], found: SQL) =>
-  sql`(select count(distinct id) from (${found}) as found(id) where id = any(${sql.param(ids)}::uuid[])) = ${new Set(ids).size}`;
-
 const ANSWERS: Record<string, number> = {
   [CHECK_FAILED.notAuthorized]: SUBSONIC_ERRORS.notAuthorized,
   [CHECK_FAILED.notFound]: SUBSONIC_ERRORS.notFound,

@@ -1,4 +1,4 @@
-import { type HttpDatabase, playlists, playlistTracks, tracks } from "@edge-music/db";
+import { allFound, type HttpDatabase, playlists, playlistTracks, tracks } from "@edge-music/db";
 import { sql } from "drizzle-orm";
 import { discardImages } from "../../images/replace.ts";
 import type { Principal } from "../../security/principal.ts";
@@ -14,10 +14,10 @@ import {
   TRACK_IDS_MAX,
   UpdatePlaylistJson,
 } from "../playlists/schema.ts";
-import { appendAndTouch, changeAndTouch, ownedBy } from "../playlists/tracks/queries.ts";
-import { listedTrack } from "../sharing/queries.ts";
+import { appendAndTouch, changeAndTouch, ownedBy, roomFor } from "../playlists/tracks/queries.ts";
+import { listedTrackIds } from "../sharing/queries.ts";
 import { boolArg, isUuid, uuidArg } from "./args.ts";
-import { allFound, CHECK_FAILED, check } from "./checks.ts";
+import { CHECK_FAILED, check } from "./checks.ts";
 import type { Caller } from "./credentials.ts";
 import { missingParameter, notFound, SUBSONIC_ERRORS, SubsonicError } from "./errors.ts";
 import { method } from "./method.ts";
@@ -60,16 +60,11 @@ function ownChange(db: HttpDatabase, id: string, principal: Principal) {
 /** The checks and the statement that append `songs` to playlist `id` (after any removal). */
 function appendSongs(db: HttpDatabase, id: string, principal: Principal, songs: string[]) {
   if (songs.length === 0) return [];
-  const ids = sql`${sql.param(songs)}::uuid[]`;
-  const listed = sql`select ${tracks.id} from ${tracks} where ${listedTrack}`;
-  const fresh = sql`(select count(*) from unnest(${ids}) as t(id) where not exists (
-    select from ${playlistTracks} where ${playlistTracks.playlistId} = ${id} and ${playlistTracks.trackId} = t.id))`;
-  const entries = sql`(select count(*) from ${playlistTracks} where ${playlistTracks.playlistId} = ${id})`;
   return [
-    check(db, allFound(songs, listed), CHECK_FAILED.notFound, "Song was not found."),
+    check(db, allFound(songs, listedTrackIds), CHECK_FAILED.notFound, "Song was not found."),
     check(
       db,
-      sql`${entries} + ${fresh} <= ${PLAYLIST_TRACKS_MAX}`,
+      roomFor(id, songs),
       CHECK_FAILED.refused,
       `A playlist holds at most ${PLAYLIST_TRACKS_MAX} songs.`,
     ),

@@ -1,7 +1,7 @@
-import { playlists, playlistTracks, tracks } from "@edge-music/db";
+import { allFound, playlists, playlistTracks, tracks, uuids } from "@edge-music/db";
 import { type SQL, sql } from "drizzle-orm";
 import type { Principal } from "../../../security/principal.ts";
-import { listedTrack } from "../../sharing/queries.ts";
+import { listedTrack, listedTrackIds } from "../../sharing/queries.ts";
 import { PLAYLIST_TRACKS_MAX } from "../schema.ts";
 import type { PlaylistDeps } from "../service.ts";
 
@@ -42,7 +42,7 @@ export const appendAndTouch = (
   principal: Principal,
   trackIds: string[],
 ) => {
-  const ids = sql`${sql.param(trackIds)}::uuid[]`;
+  const ids = uuids(trackIds);
   return changeAndTouch(
     db,
     id,
@@ -51,8 +51,7 @@ export const appendAndTouch = (
       select ${id}, f.id, s.last + row_number() over (order by f.ord)
       from fresh f cross join state s
       where ${ownedBy(id, principal)}
-        and (select count(*) from ${tracks} where ${tracks.id} = any(${ids}) and ${listedTrack}) = ${trackIds.length}
-        and s.entries + (select count(*) from fresh) <= ${PLAYLIST_TRACKS_MAX}`,
+        and ${allFound(trackIds, listedTrackIds)} and ${roomFor(id, trackIds)}`,
     sql`
       state as (
         select count(*) as entries, coalesce(max(${playlistTracks.position}), -1) as last
@@ -66,6 +65,17 @@ export const appendAndTouch = (
       ),`,
   );
 };
+
+/**
+ * SQL: playlist `id` has room (PLAYLIST_TRACKS_MAX) for those of `trackIds` it does not hold
+ * yet: the append's own condition, and what Subsonic checks before it to answer why.
+ */
+export const roomFor = (id: string, trackIds: string[]) => sql`
+  (select count(*) from ${playlistTracks} where ${playlistTracks.playlistId} = ${id})
+  + (select count(*) from unnest(${uuids(trackIds)}) as t(id) where not exists (
+    select from ${playlistTracks}
+    where ${playlistTracks.playlistId} = ${id} and ${playlistTracks.trackId} = t.id
+  )) <= ${PLAYLIST_TRACKS_MAX}`;
 
 /** What the reorder statement saw: ids of the request not in the playlist, and the reverse. */
 export type ReorderVerdict = { extra: string[]; omitted: string[] };
@@ -95,7 +105,7 @@ export const reorderAndTouch = (
         and ${ownedBy(id, principal)}`,
     sql`
       wanted as (
-        select t.id, t.ord from unnest(${sql.param(trackIds)}::uuid[]) with ordinality as t(id, ord)
+        select t.id, t.ord from unnest(${uuids(trackIds)}) with ordinality as t(id, ord)
       ), listed as (
         select ${playlistTracks.trackId} as id,
           row_number() over (order by ${playlistTracks.position}, ${playlistTracks.trackId}) as ord
