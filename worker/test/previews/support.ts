@@ -11,11 +11,11 @@ import {
   withDb,
 } from "../support/factories.ts";
 
-/** A public READY track of a new artist with a display name, on a public album. */
 /** The player's and the API's origins, as the test bindings set them. */
 export const FRONTEND = "http://localhost:5173";
 export const API = "http://localhost:8787";
 
+/** A public READY track of a new artist with a display name, on a public album. */
 export async function publicTrack(title = `Neon ${uniqueName("t")}`) {
   const artist = await insertArtist({ bio: "Synths by the harbour." });
   const name = `Night ${uniqueName("n")}`;

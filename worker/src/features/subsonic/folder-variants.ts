@@ -52,30 +52,24 @@ const plainArtist = (artist: Node): Node => ({
 
 const inside = (answer: Node, key: string) => (answer[key] ?? {}) as Node;
 
+/** An answer of artists, albums and songs (`from`) in its folder shape (`to`). */
+const threeLists = (from: string, to: string) => (answer: Node) => {
+  const { artist, album, song } = inside(answer, from);
+  return {
+    [to]: {
+      artist: nodes(artist).map(plainArtist),
+      album: nodes(album).map(albumEntry),
+      song: nodes(song),
+    },
+  };
+};
+
 export const folderMethods = {
   getAlbumList: folderForm(albumListMethods.getAlbumList2, (answer) => ({
     albumList: { album: nodes(inside(answer, "albumList2").album).map(albumEntry) },
   })),
-  getStarred: folderForm(listMethods.getStarred2, (answer) => {
-    const { artist, album, song } = inside(answer, "starred2");
-    return {
-      starred: {
-        artist: nodes(artist).map(plainArtist),
-        album: nodes(album).map(albumEntry),
-        song: nodes(song),
-      },
-    };
-  }),
-  search2: folderForm(searchMethods.search3, (answer) => {
-    const { artist, album, song } = inside(answer, "searchResult3");
-    return {
-      searchResult2: {
-        artist: nodes(artist).map(plainArtist),
-        album: nodes(album).map(albumEntry),
-        song: nodes(song),
-      },
-    };
-  }),
+  getStarred: folderForm(listMethods.getStarred2, threeLists("starred2", "starred")),
+  search2: folderForm(searchMethods.search3, threeLists("searchResult3", "searchResult2")),
   getArtistInfo: folderForm(infoMethods.getArtistInfo2, (answer) => {
     const info = inside(answer, "artistInfo2");
     return {
