@@ -3,7 +3,7 @@
 #   - Node >= 22.12 (wrangler needs it): the system one when new enough, else a project-local copy
 #     unpacked from the npm registry into .tools/ (the registry ships the official binaries),
 #   - pnpm at the version pinned in package.json ("packageManager"), project-local,
-#   - ffmpeg/ffprobe, redis-server, pgbouncer, shellcheck, chromium and sublime-music through apt when
+#   - ffmpeg/ffprobe, redis-server, pgbouncer, shellcheck, chromium-headless-shell and sublime-music through apt when
 #     missing (Debian/Ubuntu), else a clear message,
 #   - the workspace's dependencies (frozen lockfile).
 # Idempotent: a second run only checks and takes a few seconds.
@@ -63,8 +63,9 @@ ensure_system_binaries() {
   [ -x /usr/sbin/pgbouncer ] || command -v pgbouncer >/dev/null 2>&1 || missing+=(pgbouncer)
   # The release workflows' `run:` steps are checked with shellcheck by the test command.
   command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
-  # The e2e suite plays the HLS output with hls.js in Debian's chromium (driven by playwright-core).
-  [ -x /usr/bin/chromium ] || missing+=(chromium)
+  # The e2e suite drives Debian's headless Chromium (the old headless shell, which Playwright itself
+  # runs headless: a third of the CPU of `chromium --headless`) with playwright-core.
+  [ -x /usr/bin/chromium-headless-shell ] || missing+=(chromium-headless-shell)
   # A real Subsonic app's protocol code (e2e/test/subsonic-app.test.ts drives its adapter).
   [ -d /usr/lib/python3/dist-packages/sublime_music ] || missing+=(sublime-music)
   [ ${#missing[@]} -eq 0 ] && return
@@ -74,7 +75,7 @@ ensure_system_binaries() {
     $sudo apt-get update -qq >/dev/null || true
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   else
-    say "missing: ${missing[*]}. Install them with your system's package manager (ffmpeg >= 5 with ffprobe, redis-server >= 6, pgbouncer, shellcheck, chromium, sublime-music), then run again."
+    say "missing: ${missing[*]}. Install them with your system's package manager (ffmpeg >= 5 with ffprobe, redis-server >= 6, pgbouncer, shellcheck, chromium-headless-shell, sublime-music), then run again."
     exit 1
   fi
 }
