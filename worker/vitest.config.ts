@@ -24,6 +24,10 @@ export default defineConfig({
           ENCRYPTION_KEY: "dGVzdC1vbmx5LWVuY3J5cHRpb24ta2V5LTMyYnl0ZXM=",
           // Pinned: a .dev.vars left by `./run dev` must not switch the tests to S3.
           STORAGE_DRIVER: "r2",
+          // Over a thousand sign-ups and password changes: argon2id at its least cost here (a
+          // third of this project's CPU otherwise). The standard cost is pinned by
+          // test/security/argon2.test.ts; the e2e stack's Worker hashes at the standard cost.
+          PASSWORD_HASH_COST: "minimal-for-tests",
         },
       },
     }),

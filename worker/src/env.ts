@@ -15,6 +15,7 @@ export interface Bindings {
   FRONTEND_URL?: string;
   LOG_LEVEL?: string;
   DEPLOYMENT?: string;
+  PASSWORD_HASH_COST?: string;
   STORAGE_DRIVER?: string;
   S3_ENDPOINT?: string;
   S3_REGION?: string;
@@ -78,6 +79,11 @@ const baseSchema = z.object({
   // What this deployment is: staging and production must be configured completely (see
   // configurationProblems); development may leave mail out (messages then go to the log).
   DEPLOYMENT: z.enum(["development", "staging", "production"]).default("development"),
+  // How costly a new password hash is (security/password.ts): "standard" (argon2id, 19 MiB, two
+  // passes) everywhere; "minimal-for-tests" only for the Worker's own test suite, where a
+  // thousand sign-ups would otherwise spend a third of its CPU hashing. Refused outside
+  // development (below): no deployment can store weak hashes.
+  PASSWORD_HASH_COST: z.enum(["standard", "minimal-for-tests"]).default("standard"),
   // Signs access, refresh and OAuth-state tokens (HS256). 32+ characters of randomness.
   JWT_SECRET: z.string().min(32, "must be at least 32 characters"),
   // AES-256-GCM key for 2FA secrets at rest: 32 random bytes, base64. Separate from JWT_SECRET
@@ -207,7 +213,15 @@ const storageSchema = z.discriminatedUnion("STORAGE_DRIVER", [
   }),
 ]);
 
-export const EnvSchema = z.intersection(baseSchema, storageSchema);
+export const EnvSchema = z.intersection(baseSchema, storageSchema).superRefine((env, ctx) => {
+  if (env.DEPLOYMENT !== "development" && env.PASSWORD_HASH_COST !== "standard") {
+    ctx.addIssue({
+      code: "custom",
+      path: ["PASSWORD_HASH_COST"],
+      message: `must be "standard" outside development (DEPLOYMENT is ${env.DEPLOYMENT})`,
+    });
+  }
+});
 export type Env = z.infer<typeof EnvSchema>;
 
 export class ConfigError extends Error {

@@ -52,6 +52,22 @@ describe("configuration", () => {
     expect(() => parseEnv({ ...valid, REDIS_URL: "https://h:7000" })).toThrow(/REDIS_URL/);
   });
 
+  it("hashes passwords at the standard cost unless told otherwise, and only development may not", () => {
+    expect(parseEnv({ ...valid }).PASSWORD_HASH_COST).toBe("standard");
+    const minimal = { ...valid, PASSWORD_HASH_COST: "minimal-for-tests" };
+    expect(parseEnv({ ...minimal, DEPLOYMENT: "development" }).PASSWORD_HASH_COST).toBe(
+      "minimal-for-tests",
+    );
+    for (const DEPLOYMENT of ["staging", "production"]) {
+      expect(() => parseEnv({ ...minimal, DEPLOYMENT })).toThrow(
+        new RegExp(
+          `PASSWORD_HASH_COST: must be "standard" outside development \\(DEPLOYMENT is ${DEPLOYMENT}\\)`,
+        ),
+      );
+    }
+    expect(() => parseEnv({ ...valid, PASSWORD_HASH_COST: "none" })).toThrow(/PASSWORD_HASH_COST/);
+  });
+
   it("requires the R2 binding when the driver is r2", () => {
     expect(() => parseEnv({ ...valid, STORAGE_DRIVER: "r2" })).toThrow(/MEDIA/);
   });

@@ -69,6 +69,8 @@ describe("GET /api/v1/health/ready in staging and production", () => {
   const production = (overrides: Record<string, string | undefined> = {}) =>
     testBindings({
       DEPLOYMENT: "production",
+      // The suite hashes at the least cost (vitest.config.ts), which production refuses.
+      PASSWORD_HASH_COST: "standard",
       MAIL_API_KEY: "re_test_key",
       JWT_SECRET: strong(48),
       ENCRYPTION_KEY: strong(32),

@@ -14,6 +14,16 @@ describe("argon2id in the Worker", () => {
     expect(await standIn(`${oracle()}/verify`, { hash, password: "wrong" })).toEqual({ ok: false });
   });
 
+  it("hashes at the least argon2id cost only when asked (the test suite's setting), verified alike", async () => {
+    const hash = await hashPassword("correct horse battery staple", "minimal-for-tests");
+    expect(hash).toMatch(/^\$argon2id\$v=19\$m=8,t=1,p=1\$/);
+    expect(await verifyPassword(hash, "correct horse battery staple")).toBe(true);
+    expect(await verifyPassword(hash, "correct horse battery stapler")).toBe(false);
+    expect(
+      await standIn(`${oracle()}/verify`, { hash, password: "correct horse battery staple" }),
+    ).toEqual({ ok: true });
+  });
+
   it("verifies hashes made by @node-rs/argon2 in Node", async () => {
     const { hash } = await standIn<{ hash: string }>(`${oracle()}/hash`, {
       password: "pässwörd ✓ 123",

@@ -1,4 +1,6 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { ACCOUNT_KINDS } from "../../../src/security/account-kinds.ts";
 import { REFRESH_GRACE_SECONDS } from "../../../src/security/sessions.ts";
 import { SESSION_IDLE_SECONDS } from "../../../src/security/tokens.ts";
 import {
@@ -10,6 +12,7 @@ import {
   uniqueEmail,
   uniqueName,
 } from "../../support/auth.ts";
+import { withDb } from "../../support/factories.ts";
 import { expectProblem } from "../../support/problem.ts";
 import { ageRotation } from "../../support/sessions.ts";
 
@@ -267,4 +270,39 @@ describe("GET /api/v1/users/me", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ id });
   });
+});
+
+describe("password hashes at the deployment's cost", () => {
+  const storedHash = async (kind: (typeof KINDS)[number], id: string) => {
+    const { principals } = ACCOUNT_KINDS[kind];
+    const [row] = await withDb((db) =>
+      db
+        .select({ passwordHash: principals.passwordHash })
+        .from(principals)
+        .where(eq(principals.id, id)),
+    );
+    return row?.passwordHash ?? "";
+  };
+
+  it.each(KINDS)(
+    "%s: standard by default (argon2id, 19 MiB, 2 passes); this suite's own least",
+    async (kind) => {
+      const standard = await registerAccount(
+        kind,
+        new Client(undefined, { PASSWORD_HASH_COST: "standard" }),
+      );
+      expect(await storedHash(kind, standard.id)).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      // The suite's setting (vitest.config.ts): the same algorithm at its least cost.
+      const suite = await registerAccount(kind);
+      expect(await storedHash(kind, suite.id)).toMatch(/^\$argon2id\$v=19\$m=8,t=1,p=1\$/);
+      // Either signs in whatever the current setting: the cost is read from the hash.
+      for (const account of [standard, suite]) {
+        const response = await new Client().post(`${authPath(kind)}/login`, {
+          email: account.email,
+          password: account.password,
+        });
+        expect(response.status).toBe(200);
+      }
+    },
+  );
 });

@@ -95,7 +95,7 @@ export async function resetPassword(ctx: AuthContext, token: string, password: s
       ),
   );
   if (!live) throw invalid();
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, ctx.env.PASSWORD_HASH_COST);
   // One statement (one round trip, atomic): the token is claimed once; for the account that held
   // it the password is set, the address counts as proven (the link arrived), its other links die
   // (reset links, and every verification or change link: a stranger who registered the address
@@ -190,7 +190,7 @@ export async function changePassword(
       },
     ]);
   }
-  const passwordHash = await hashPassword(input.newPassword);
+  const passwordHash = await hashPassword(input.newPassword, ctx.env.PASSWORD_HASH_COST);
   const { sessions } = auth;
   const [, , changed] = await db.batch([
     ...counters.forgive(db, row.email),

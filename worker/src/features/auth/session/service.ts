@@ -91,7 +91,7 @@ export interface RegisterInput {
 export async function register(ctx: AuthContext, input: RegisterInput) {
   const { principals } = ctx.account;
   await hitLimits(ctx.db, [AUTH_LIMITS.hashingPerIp(ctx.ip)], ctx.now);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, ctx.env.PASSWORD_HASH_COST);
   // The account, its first session and its view in one batch (one round trip, one transaction);
   // the id is made here, random like the column's default.
   const id = crypto.randomUUID();
@@ -154,7 +154,7 @@ export async function login(ctx: AuthContext, input: LoginInput): Promise<LoginR
   const [row] = account as Awaited<ReturnType<typeof accountWithSecretQuery>>;
   const valid = row?.passwordHash
     ? await verifyPassword(row.passwordHash, input.password)
-    : await spendVerifyTime(input.password);
+    : await spendVerifyTime(input.password, ctx.env.PASSWORD_HASH_COST);
   if (!row || !valid) throw new UnauthorizedError("The email or the password is wrong.");
   // The password was right: not a failed sign-in, whatever the second factor says.
   const forgive = signInCounters.forgive(db, input.email);
