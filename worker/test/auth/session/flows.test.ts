@@ -285,7 +285,7 @@ describe("password hashes at the deployment's cost", () => {
   };
 
   it.each(KINDS)(
-    "%s: standard by default (argon2id, 19 MiB, 2 passes); this suite's own least",
+    "%s: the standard setting stores argon2id at 19 MiB, 2 passes; the suite's, the least",
     async (kind) => {
       const standard = await registerAccount(
         kind,
