@@ -161,12 +161,21 @@ describe("XML answers mirror JSON ones", () => {
     ["an error (70)", "getAlbum", () => ({ id: crypto.randomUUID() })],
   ];
 
+  // getArtists and search3 read the whole catalogue, which other files change meanwhile (an artist
+  // given a cover adds `coverArt`): the XML answer counts only when the JSON answers asked just
+  // before and just after it have one shape, the catalogue's shape while it was asked.
   it.each(calls)("%s: the same elements and attributes", async (_, method, of) => {
     const args = of(world.ids);
-    const xml = xmlShape(await answer(method, args, "xml"));
-    const fromJson = jsonShape(await answer(method, args, "json"));
-    expect(xml).toEqual(fromJson);
-    expect(xml.length).toBeGreaterThan(5);
+    for (let attempt = 1; ; attempt++) {
+      const before = jsonShape(await answer(method, args, "json"));
+      const xml = xmlShape(await answer(method, args, "xml"));
+      const after = jsonShape(await answer(method, args, "json"));
+      if (attempt < 5 && JSON.stringify(before) !== JSON.stringify(after)) continue;
+      expect(before).toEqual(after);
+      expect(xml).toEqual(before);
+      expect(xml.length).toBeGreaterThan(5);
+      return;
+    }
   });
 });
 
