@@ -23,20 +23,6 @@ const projects = (process.env.BENCH_SUITE_PROJECTS ?? "").split(",").filter(Bool
 const timeline = join(tmpdir(), `edge-music-suite-${process.pid}.jsonl`);
 const TICK = 100; // USER_HZ: /proc reports CPU time in hundredths of a second on Linux.
 
-/** Busy and idle CPU time of the whole machine so far, seconds (the `cpu` line of /proc/stat). */
-async function machineCpu(): Promise<{ busy: number; idle: number }> {
-  const [first] = (await readFile("/proc/stat", "utf8")).split("\n");
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = (first ?? "")
-    .trim()
-    .split(/\s+/)
-    .slice(1)
-    .map(Number);
-  return {
-    busy: ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0)) / TICK,
-    idle: ((idle ?? 0) + (iowait ?? 0) + (steal ?? 0)) / TICK,
-  };
-}
-
 /** What a process is, from its command line. */
 function kindOf(cmdline: string): string {
   const has = (part: string) => cmdline.includes(part);
@@ -67,6 +53,21 @@ const read = (path: string) => {
     return "";
   }
 };
+
+/** Busy and idle CPU time of the whole machine so far, seconds (the `cpu` line of /proc/stat). */
+function machineCpu(): { busy: number; idle: number } {
+  const [first] = read("/proc/stat").split("\n");
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = (first ?? "")
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return {
+    busy: ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0)) / TICK,
+    idle: ((idle ?? 0) + (iowait ?? 0) + (steal ?? 0)) / TICK,
+  };
+}
+
 function sampleProcesses(): void {
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -88,7 +89,7 @@ function sampleProcesses(): void {
   }
 }
 
-const startCpu = await machineCpu();
+const startCpu = machineCpu();
 sampleProcesses();
 const baseline = new Map([...seen].map(([pid, p]) => [pid, p.seconds]));
 const started = performance.now();
@@ -113,7 +114,7 @@ const code = await new Promise<number | null>((done) => vitest.on("exit", done))
 clearInterval(sampler);
 sampleProcesses();
 const wall = (performance.now() - started) / 1000;
-const endCpu = await machineCpu();
+const endCpu = machineCpu();
 
 interface Line {
   event: "start" | "end";
@@ -121,7 +122,6 @@ interface Line {
   project: string;
   file: string;
   seconds?: number;
-  ok?: boolean;
 }
 const lines = (await readFile(timeline, "utf8").catch(() => ""))
   .split("\n")

@@ -24,9 +24,6 @@ export default class SuiteTimeline implements Reporter {
   }
 
   onTestModuleEnd(module: TestModule): void {
-    line("end", module, {
-      seconds: module.diagnostic().duration / 1000,
-      ok: module.ok(),
-    });
+    line("end", module, { seconds: module.diagnostic().duration / 1000 });
   }
 }
