@@ -5,7 +5,7 @@ export default defineConfig({
     name: "client",
     include: ["test/**/*.test.ts"],
     environment: "node",
-    // One local stack (Postgres, Redis, S3, the Worker under wrangler) per file, in beforeAll.
+    // One local stack (Postgres, Redis, S3, the Worker) per file, in beforeAll.
     hookTimeout: 180_000,
     testTimeout: 60_000,
   },

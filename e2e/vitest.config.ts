@@ -5,7 +5,7 @@ export default defineConfig({
     name: "e2e",
     include: ["test/**/*.test.ts"],
     environment: "node",
-    // The stack (Postgres, Redis, S3, wrangler, the transcoder) starts once per file, in beforeAll.
+    // The stack (Postgres, Redis, S3, the Worker, the transcoder) starts once per file, in beforeAll.
     // Bounds, not expectations: on a loaded two-core machine (five of these files at once, each
     // with its stack and a Chromium) a page or a conversion can take several times its usual
     // time, and a bound hit then is a false failure. A poll waits up to 10 s (vitest's default is

@@ -5,7 +5,7 @@ export default defineConfig({
     name: "stress",
     include: ["test/**/*.test.ts"],
     environment: "node",
-    // Every file starts its own stack (Postgres, Redis, S3, wrangler, the transcoder) in beforeAll.
+    // Every file starts its own stack (Postgres, Redis, S3, the Worker, the transcoder) in beforeAll.
     hookTimeout: 180_000,
     // A fault test mostly waits (backoffs, lock expiry, the reconciler's passes) on states it polls
     // with deadlines (support/wait.ts): its files run side by side with the e2e project's, which

@@ -20,7 +20,9 @@ import {
 } from "./support/player-page.ts";
 import { webPlayerSuite } from "./support/web-player-suite.ts";
 
-const web = webPlayerSuite("plays");
+// Under `wrangler dev`, as `./run dev` runs the Worker (its queue consumer, its cron endpoint):
+// the other files run the suite's one build of it in Miniflare (ADR 0031).
+const web = webPlayerSuite("plays", { wranglerDev: true });
 
 const tag = randomBytes(3).toString("hex");
 const artist = {

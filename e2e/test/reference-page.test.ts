@@ -1,5 +1,5 @@
 // The API reference page in a real browser (Debian's Chromium through playwright-core) on the
-// local stack's Worker (wrangler dev, its static assets included): it renders the document's
+// local stack's Worker (its static assets included): it renders the document's
 // operations with nothing fetched from any other origin and no Content-Security-Policy breach.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

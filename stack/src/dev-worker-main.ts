@@ -4,10 +4,9 @@
 // repository must not rebuild and reload the Worker in the middle of a measurement or a test. A process of its own because wrangler ends
 // the process it runs in on SIGINT/SIGTERM (after stopping workerd), which would cut short the
 // caller's own clean-up. workerd runs as children of this process.
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import type { DevWorkerOptions } from "./dev-worker.ts";
+import { wranglerCli } from "./worker-bundle.ts";
 
 /** The part of wrangler's API used here (its bundled type declarations do not resolve). */
 interface StartedWorker {
@@ -17,14 +16,7 @@ interface StartedWorker {
 }
 type StartWorker = (input: object) => Promise<StartedWorker>;
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
-// wrangler is a dependency of the worker package, not of the root: resolve it from there.
-const manifest = createRequire(join(root, "worker", "package.json")).resolve(
-  "wrangler/package.json",
-);
-const wrangler = await import(
-  pathToFileURL(join(dirname(manifest), "wrangler-dist", "cli.js")).href
-);
+const wrangler = await import(pathToFileURL(wranglerCli()).href);
 const startWorker = wrangler.unstable_startWorker as StartWorker;
 
 const options = JSON.parse(process.argv[2] ?? "{}") as DevWorkerOptions;

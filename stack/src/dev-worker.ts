@@ -9,15 +9,15 @@ import { fileURLToPath } from "node:url";
 import type { InfraInfo } from "./infra.ts";
 import { freePort } from "./ports.ts";
 import { STRIP_TYPES, startProcess } from "./process.ts";
+import {
+  type BundledWorkerArgs,
+  WORKER_BUNDLE_ENV,
+  WRANGLER_OFFLINE_ENV,
+} from "./worker-bundle.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const main = fileURLToPath(new URL("dev-worker-main.ts", import.meta.url));
-
-/** wrangler offline: no telemetry, no fetch of the `cf` object (scripts/dev.ts runs it so too). */
-export const WRANGLER_OFFLINE_ENV = {
-  WRANGLER_SEND_METRICS: "false",
-  CLOUDFLARE_CF_FETCH_ENABLED: "false",
-};
+const bundledMain = fileURLToPath(new URL("bundled-worker-main.ts", import.meta.url));
 
 export interface DevWorkerOptions {
   config: string;
@@ -41,28 +41,55 @@ export interface DevWorker {
 
 export async function startDevWorker(options: DevWorkerOptions): Promise<DevWorker> {
   const { log, ...childOptions } = options;
+  return await startWorkerProcess(main, childOptions, log);
+}
+
+/**
+ * A Worker built once for the test run (worker-bundle.ts), run in Miniflare by a child process
+ * of its own (bundled-worker-main.ts) on `port`, with `vars` over wrangler.toml's.
+ */
+async function startBundledWorker(options: {
+  bundleDir: string;
+  port: number;
+  vars: Record<string, string>;
+  tmp: string;
+  log?: (line: string) => void;
+}): Promise<DevWorker> {
+  const varsFile = join(options.tmp, "worker-vars.json");
+  await writeFile(varsFile, JSON.stringify(options.vars), { mode: 0o600 });
+  const args: BundledWorkerArgs = {
+    bundleDir: options.bundleDir,
+    port: options.port,
+    varsFile,
+    persistTo: join(options.tmp, "worker-state"),
+  };
+  return await startWorkerProcess(bundledMain, args, options.log);
+}
+
+/** Runs `entry` with its arguments as JSON until it prints `ready <origin>`. */
+async function startWorkerProcess(
+  entry: string,
+  args: object,
+  log: ((line: string) => void) | undefined,
+): Promise<DevWorker> {
   const output: string[] = [];
   let ready: (url: string) => void = () => {};
   const url = new Promise<string>((resolve) => {
     ready = resolve;
   });
-  const proc = startProcess(
-    process.execPath,
-    [...STRIP_TYPES, main, JSON.stringify(childOptions)],
-    {
-      cwd: root,
-      // Offline, as scripts/dev.ts runs it. No local tracing either: wrangler otherwise stores a
-      // span of every request in the same workerd (≈ 120 MB and 1.4× the CPU per request under
-      // load), which tests and benches never read.
-      env: { ...process.env, ...WRANGLER_OFFLINE_ENV, X_LOCAL_OBSERVABILITY: "false" },
-      // Kept for the error message of a failed start: wrangler says why.
-      log: (line) => {
-        if (line.startsWith("ready ")) ready(line.slice("ready ".length));
-        if (output.push(line) > 40) output.shift();
-        log?.(line);
-      },
+  const proc = startProcess(process.execPath, [...STRIP_TYPES, entry, JSON.stringify(args)], {
+    cwd: root,
+    // Offline, as scripts/dev.ts runs it. No local tracing either: wrangler otherwise stores a
+    // span of every request in the same workerd (≈ 120 MB and 1.4× the CPU per request under
+    // load), which tests and benches never read.
+    env: { ...process.env, ...WRANGLER_OFFLINE_ENV, X_LOCAL_OBSERVABILITY: "false" },
+    // Kept for the error message of a failed start: wrangler says why.
+    log: (line) => {
+      if (line.startsWith("ready ")) ready(line.slice("ready ".length));
+      if (output.push(line) > 40) output.shift();
+      log?.(line);
     },
-  );
+  });
   let timer: NodeJS.Timeout | undefined;
   const started = await Promise.race([
     url,
@@ -126,8 +153,11 @@ export async function writeEnvFile(
 }
 
 /**
- * wrangler.toml's Worker against a local stack, on a free port: its variables go to an env file
- * in `tmp` (so the repository's .dev.vars is not read) and its local state under `tmp` too.
+ * wrangler.toml's Worker against a local stack, on a free port: its variables go to a file in
+ * `tmp` (so the repository's .dev.vars is not read) and its local state under `tmp` too. In a test
+ * run whose global setup built the Worker's bundle (EDGE_MUSIC_WORKER_BUNDLE), that bundle runs
+ * in Miniflare; otherwise (benchmarks, an inspector, or asked for) under `wrangler dev`, as
+ * `./run dev` runs it (ADR 0031).
  */
 export async function startStackWorker(
   infra: InfraInfo,
@@ -137,11 +167,24 @@ export async function startStackWorker(
     inspectorPort?: number;
     /** Variables over the stack's (the OAuth stand-ins', …). */
     vars?: Record<string, string>;
+    /** Under `wrangler dev` even when the run built a bundle: what `./run dev` starts. */
+    wranglerDev?: boolean;
   },
 ): Promise<DevWorker> {
   const port = await freePort();
+  const vars = stackWorkerVars(infra, `http://127.0.0.1:${port}`, options.vars);
+  const bundleDir = process.env[WORKER_BUNDLE_ENV];
+  if (bundleDir && !options.inspectorPort && !options.wranglerDev) {
+    return await startBundledWorker({
+      bundleDir,
+      port,
+      vars,
+      tmp: options.tmp,
+      ...(options.log ? { log: options.log } : {}),
+    });
+  }
   const envFile = join(options.tmp, "worker.env");
-  await writeEnvFile(envFile, stackWorkerVars(infra, `http://127.0.0.1:${port}`, options.vars));
+  await writeEnvFile(envFile, vars);
   return await startDevWorker({
     config: join(root, "wrangler.toml"),
     port,

@@ -4,7 +4,6 @@ export {
   stackWorkerVars,
   startDevWorker,
   startStackWorker,
-  WRANGLER_OFFLINE_ENV,
   writeEnvFile,
 } from "./dev-worker.ts";
 export { type Infra, type InfraInfo, type InfraOptions, startInfra } from "./infra.ts";
@@ -25,3 +24,4 @@ export {
 } from "./stand-ins/index.ts";
 export { standInOAuthVars } from "./stand-ins/oauth/clients.ts";
 export { stackTranscoderVars, startTranscoderProcess } from "./transcoder-process.ts";
+export { WRANGLER_OFFLINE_ENV } from "./worker-bundle.ts";

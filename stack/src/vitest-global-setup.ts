@@ -3,6 +3,7 @@ import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { startInfra } from "./infra.ts";
 import { buildTranscoderBundle, TRANSCODER_BUNDLE_ENV } from "./transcoder-bundle.ts";
+import { buildWorkerBundle, WORKER_BUNDLE_ENV } from "./worker-bundle.ts";
 
 /**
  * Starts the real infrastructure once for the whole test run: embedded Postgres (or TEST_DATABASE_URL),
@@ -13,10 +14,15 @@ import { buildTranscoderBundle, TRANSCODER_BUNDLE_ENV } from "./transcoder-bundl
  * in `./run dev`.
  */
 export default async function setup(project: TestProject) {
-  // The end-to-end and fault files start many transcoders: they run its bundle, built once here.
-  const startsTranscoders = project.vitest.projects.some((p) => ["e2e", "stress"].includes(p.name));
-  const bundle = startsTranscoders ? await buildTranscoderBundle() : undefined;
+  // The end-to-end and fault files start many transcoders and Workers (the client's files a
+  // Worker too): they run bundles built once here, side by side.
+  const runs = (...names: string[]) => project.vitest.projects.some((p) => names.includes(p.name));
+  const [bundle, workerBundle] = await Promise.all([
+    runs("e2e", "stress") ? buildTranscoderBundle() : undefined,
+    runs("e2e", "stress", "client") ? buildWorkerBundle() : undefined,
+  ]);
   if (bundle) process.env[TRANSCODER_BUNDLE_ENV] = bundle.path;
+  if (workerBundle) process.env[WORKER_BUNDLE_ENV] = workerBundle.dir;
   const infra = await startInfra({
     ...(process.env.TEST_DATABASE_URL ? { databaseUrl: process.env.TEST_DATABASE_URL } : {}),
     ...(process.env.TEST_REDIS_URL ? { redisUrl: process.env.TEST_REDIS_URL } : {}),
@@ -36,6 +42,7 @@ export default async function setup(project: TestProject) {
     await app.drop().catch(() => {});
     await stop();
     await bundle?.remove();
+    await workerBundle?.remove();
   };
 }
 

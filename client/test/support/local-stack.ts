@@ -12,8 +12,8 @@ export interface ClientStack {
 }
 
 /**
- * Infrastructure of its own (a migrated database, Redis, the S3 store), then the real Worker under
- * wrangler with STORAGE_DRIVER=s3, so direct uploads get presigned URLs. No transcoder: uploaded
+ * Infrastructure of its own (a migrated database, Redis, the S3 store), then the real Worker (the
+ * run's build in Miniflare, ADR 0031) with STORAGE_DRIVER=s3, so direct uploads get presigned URLs. No transcoder: uploaded
  * tracks stay PROCESSING, which is all these tests look at. A failed start stops what started.
  */
 export async function startClientStack(): Promise<ClientStack> {

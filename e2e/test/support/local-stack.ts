@@ -32,12 +32,13 @@ export interface LocalStack {
 /**
  * The whole stack as `./run dev` runs it, but private to one test file: its own infrastructure
  * (its own Redis, so no other suite's jobs on `audio-processing` reach this transcoder, and no
- * other transcoder takes this suite's), a migrated database, the real Worker under wrangler with
+ * other transcoder takes this suite's), a migrated database, the real Worker (wrangler.toml's) with
  * STORAGE_DRIVER=s3 and sign-in through the OAuth stand-ins, and the real transcoder as its own
- * process. On a failed start whatever
- * already runs is stopped.
+ * process. The Worker runs the test run's one build of it in Miniflare, or with `wranglerDev` under
+ * `wrangler dev` as `./run dev` starts it (ADR 0031). On a failed start whatever already runs is
+ * stopped.
  */
-export async function startLocalStack(): Promise<LocalStack> {
+export async function startLocalStack({ wranglerDev = false } = {}): Promise<LocalStack> {
   const stops: Array<() => Promise<void>> = [];
   const tail = logTail(80);
   const stopAll = async () => {
@@ -72,6 +73,7 @@ export async function startLocalStack(): Promise<LocalStack> {
     const worker = await startStackWorker(infra, {
       tmp,
       log: tail.add("worker"),
+      wranglerDev,
       vars: {
         ...standInOAuthVars(infra.standIns.url),
         // Mail goes to the stand-in's inbox (GET <standInsUrl>/mail/messages?to=…), where the

@@ -46,9 +46,13 @@ export interface WebPlayerSuite {
  * Starts the file's stack and browser before its first test (with `seed`, two READY tracks of a
  * new artist too) and stops them after its last; the fields are filled in by then. `seconds` is
  * the MP3's length: shorter for a file whose tracks only need to be READY and play a little
- * (each second is converted, by every seeded track).
+ * (each second is converted, by every seeded track). `wranglerDev`: the Worker under `wrangler dev`
+ * (startLocalStack).
  */
-export function webPlayerSuite(name: string, { seed = false, seconds = 20 } = {}): WebPlayerSuite {
+export function webPlayerSuite(
+  name: string,
+  { seed = false, seconds = 20, wranglerDev = false } = {},
+): WebPlayerSuite {
   const suite = {
     async open(viewport = DESKTOP, options: { bypassCSP?: boolean; allow?: string[] } = {}) {
       const allowed = [new URL(suite.stack.apiUrl).origin, ...(options.allow ?? [])];
@@ -102,7 +106,7 @@ export function webPlayerSuite(name: string, { seed = false, seconds = 20 } = {}
     suite.mp3 = join(suite.work, "web-tone.mp3");
     // Kept as soon as each runs, so that afterAll stops them even when another part failed.
     await Promise.all([
-      startLocalStack().then((stack) => {
+      startLocalStack({ wranglerDev }).then((stack) => {
         suite.stack = stack;
       }),
       launchChromium().then((browser) => {
