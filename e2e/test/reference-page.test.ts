@@ -4,10 +4,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { migrate } from "@edge-music/db/migrate";
-import { type DevWorker, type Infra, startInfra, startStackWorker } from "@edge-music/stack";
+import { type DevWorker, type Infra, startStackInfra, startStackWorker } from "@edge-music/stack";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { launchChromium } from "./support/browser-player.ts";
 
 let infra: Infra;
@@ -17,8 +16,7 @@ let tmp: string;
 
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), "edge-music-e2e-reference-"));
-  infra = await startInfra();
-  await migrate(infra.databaseUrl);
+  infra = await startStackInfra(inject("stackDatabaseTemplate"));
   [worker, browser] = await Promise.all([startStackWorker(infra, { tmp }), launchChromium()]);
 });
 

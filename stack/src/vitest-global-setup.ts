@@ -30,6 +30,9 @@ export default async function setup(project: TestProject) {
     countingBridge: true,
   });
   const app = await createAppDatabase(infra.databaseUrl);
+  // The client's and e2e files' stacks copy their database from this one (the fault files keep a
+  // Postgres of their own: they stop and restart it).
+  const template = runs("e2e", "client") ? await createAppDatabase(infra.databaseUrl) : undefined;
   // Only data crosses to the test workers: not the stop and restart functions.
   const { stop, restartable: _restartable, ...info } = infra;
   project.provide("infra", info);
@@ -38,8 +41,16 @@ export default async function setup(project: TestProject) {
   const pooled = new URL(app.url);
   pooled.port = new URL(infra.pooledDatabaseUrl).port;
   project.provide("appPooledDatabaseUrl", pooled.toString());
+  project.provide(
+    "stackDatabaseTemplate",
+    template && {
+      serverUrl: infra.databaseUrl,
+      name: new URL(template.url).pathname.slice(1),
+    },
+  );
   return async () => {
     await app.drop().catch(() => {});
+    await template?.drop().catch(() => {});
     await stop();
     await bundle?.remove();
     await workerBundle?.remove();

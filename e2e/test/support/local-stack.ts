@@ -1,14 +1,14 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { migrate } from "@edge-music/db/migrate";
 import {
   logTail,
   standInOAuthVars,
-  startInfra,
+  startStackInfra,
   startStackWorker,
   startTranscoderProcess,
 } from "@edge-music/stack";
+import { inject } from "vitest";
 
 export interface LocalStack {
   /** The Worker's origin, e.g. http://127.0.0.1:40123. */
@@ -32,7 +32,8 @@ export interface LocalStack {
 /**
  * The whole stack as `./run dev` runs it, but private to one test file: its own infrastructure
  * (its own Redis, so no other suite's jobs on `audio-processing` reach this transcoder, and no
- * other transcoder takes this suite's), a migrated database, the real Worker (wrangler.toml's) with
+ * other transcoder takes this suite's), a migrated database of its own (a copy of the run's
+ * template on the run's Postgres), the real Worker (wrangler.toml's) with
  * STORAGE_DRIVER=s3 and sign-in through the OAuth stand-ins, and the real transcoder as its own
  * process. The Worker runs the test run's one build of it in Miniflare, or with `wranglerDev` under
  * `wrangler dev` as `./run dev` starts it (ADR 0031). On a failed start whatever already runs is
@@ -47,9 +48,8 @@ export async function startLocalStack({ wranglerDev = false } = {}): Promise<Loc
   try {
     const tmp = await mkdtemp(join(tmpdir(), "edge-music-e2e-"));
     stops.push(() => rm(tmp, { recursive: true, force: true }));
-    const infra = await startInfra();
+    const infra = await startStackInfra(inject("stackDatabaseTemplate"));
     stops.push(infra.stop);
-    await migrate(infra.databaseUrl);
 
     const transcoder = startTranscoderProcess(infra, {
       env: { SHUTDOWN_TIMEOUT_MS: "5000" },
