@@ -23,16 +23,17 @@ export async function createDatabaseFrom(
   prefix: string,
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${crypto.randomUUID().replace(/-/g, "")}`;
-  await onServer(template.serverUrl, `CREATE DATABASE ${name} TEMPLATE ${template.name}`);
+  await asSuperuser(template.serverUrl, `CREATE DATABASE ${name} TEMPLATE ${template.name}`);
   const url = new URL(template.serverUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => onServer(template.serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    drop: () => asSuperuser(template.serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }
 
-async function onServer(serverUrl: string, statement: string): Promise<void> {
+/** One statement on its own connection (CREATE and DROP DATABASE cannot run in a pool's). */
+export async function asSuperuser(serverUrl: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {

@@ -1,7 +1,7 @@
 import { migrate } from "@edge-music/db/migrate";
-import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { startInfra } from "./infra.ts";
+import { asSuperuser } from "./stack-infra.ts";
 import { buildTranscoderBundle, TRANSCODER_BUNDLE_ENV } from "./transcoder-bundle.ts";
 import { buildWorkerBundle, WORKER_BUNDLE_ENV } from "./worker-bundle.ts";
 
@@ -60,26 +60,12 @@ export default async function setup(project: TestProject) {
 /** A fresh, migrated database for the application's own tests (Worker, transcoder). */
 async function createAppDatabase(serverUrl: string) {
   const name = `app_test_${crypto.randomUUID().replace(/-/g, "")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
+  await asSuperuser(serverUrl, `CREATE DATABASE ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   await migrate(url.toString());
   return {
     url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
+    drop: () => asSuperuser(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }

@@ -4,10 +4,10 @@ import { NeonDbError, neon, neonConfig } from "@neondatabase/serverless";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/neon-http";
 import { pgTable, serial, text } from "drizzle-orm/pg-core";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { stackWorkerVars } from "../src/dev-worker.ts";
 import { freePort } from "../src/ports.ts";
+import { asSuperuser } from "../src/stack-infra.ts";
 
 // The real driver against the bridge's `/sql`, as the Worker will use it. Each suite works in a
 // database of its own, reached through the pooler as the Worker reaches Neon's pooled endpoint.
@@ -22,11 +22,12 @@ let dropDatabase: () => Promise<void>;
 beforeAll(async () => {
   neonConfig.fetchEndpoint = infra.neonHttpEndpoint;
   const name = `bridge_http_${randomUUID().replace(/-/g, "")}`;
-  await admin(infra.databaseUrl, `CREATE DATABASE ${name}`);
+  await asSuperuser(infra.databaseUrl, `CREATE DATABASE ${name}`);
   const pooled = new URL(infra.pooledDatabaseUrl);
   pooled.pathname = `/${name}`;
   url = pooled.toString();
-  dropDatabase = () => admin(infra.databaseUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  dropDatabase = () =>
+    asSuperuser(infra.databaseUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await neon(url).query(
     "CREATE TABLE items (id serial PRIMARY KEY, name text NOT NULL CONSTRAINT items_name_key UNIQUE)",
   );
@@ -35,16 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await dropDatabase?.();
 });
-
-async function admin(serverUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 const sampleDate = new Date("2024-03-01T12:34:56.789Z");
 const uuid = "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11";
