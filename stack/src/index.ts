@@ -13,7 +13,7 @@ export { type ManagedProcess, startProcess } from "./process.ts";
 export { type RedisClusterHandle, startRedisCluster } from "./redis-cluster.ts";
 export type { Restartable } from "./restartable.ts";
 export type { S3Config } from "./s3.ts";
-export { createDatabaseFrom, type DatabaseTemplate, startStackInfra } from "./stack-infra.ts";
+export { startStackInfra } from "./stack-infra.ts";
 export {
   OAUTH_PROVIDERS,
   OAUTH_TEST_CLIENTS,

@@ -1,4 +1,5 @@
-// The infrastructure of one test file's stack (client, e2e): its own Redis, S3 store, stand-ins,
+// The databases of a test run (the application's, the stacks' template, a test file's own) and
+// the infrastructure of one test file's stack (client, e2e): its own Redis, S3 store, stand-ins,
 // pooler and Neon bridge, and a database of its own, copied from the run's migrated template on
 // the run's Postgres when the global setup made one.
 import { migrate } from "@edge-music/db/migrate";
@@ -13,27 +14,40 @@ export interface DatabaseTemplate {
   name: string;
 }
 
+/** A database made for a test run or a test file, and the way to drop it. */
+export interface TestDatabase {
+  name: string;
+  url: string;
+  /** Drops it, closing what is still connected (a pool a failed test forgot to close). */
+  drop(): Promise<void>;
+}
+
 /**
- * A new database on the template's server, copied from it by Postgres (`CREATE DATABASE …
- * TEMPLATE`): migrated at once, for a fraction of a CPU second, where a server of its own costs
- * initdb, a start and the migrations. `drop` removes it, closing what is still connected.
+ * A new, uniquely named database on the server of `serverUrl` (a superuser URL): empty, or a copy
+ * of the migrated `template` made by Postgres (`CREATE DATABASE … TEMPLATE`), migrated at once for a
+ * fraction of a CPU second, where a server of its own costs initdb, a start and the migrations.
  */
-export async function createDatabaseFrom(
-  template: DatabaseTemplate,
+export async function createDatabase(
+  serverUrl: string,
   prefix: string,
-): Promise<{ url: string; drop(): Promise<void> }> {
+  template?: string,
+): Promise<TestDatabase> {
   const name = `${prefix}_${crypto.randomUUID().replace(/-/g, "")}`;
-  await asSuperuser(template.serverUrl, `CREATE DATABASE ${name} TEMPLATE ${template.name}`);
-  const url = new URL(template.serverUrl);
+  await asSuperuser(
+    serverUrl,
+    `CREATE DATABASE ${name}${template === undefined ? "" : ` TEMPLATE ${template}`}`,
+  );
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
+    name,
     url: url.toString(),
-    drop: () => asSuperuser(template.serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    drop: () => asSuperuser(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }
 
 /** One statement on its own connection (CREATE and DROP DATABASE cannot run in a pool's). */
-export async function asSuperuser(serverUrl: string, statement: string): Promise<void> {
+async function asSuperuser(serverUrl: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
@@ -59,7 +73,7 @@ export async function startStackInfra(template: DatabaseTemplate | undefined): P
     }
     return infra;
   }
-  const database = await createDatabaseFrom(template, "stack");
+  const database = await createDatabase(template.serverUrl, "stack", template.name);
   try {
     const infra = await startInfra({ databaseUrl: database.url });
     return {

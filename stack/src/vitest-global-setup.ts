@@ -1,7 +1,7 @@
 import { migrate } from "@edge-music/db/migrate";
 import type { TestProject } from "vitest/node";
 import { startInfra } from "./infra.ts";
-import { asSuperuser } from "./stack-infra.ts";
+import { createDatabase, type TestDatabase } from "./stack-infra.ts";
 import { buildTranscoderBundle, TRANSCODER_BUNDLE_ENV } from "./transcoder-bundle.ts";
 import { buildWorkerBundle, WORKER_BUNDLE_ENV } from "./worker-bundle.ts";
 
@@ -43,10 +43,7 @@ export default async function setup(project: TestProject) {
   project.provide("appPooledDatabaseUrl", pooled.toString());
   project.provide(
     "stackDatabaseTemplate",
-    template && {
-      serverUrl: infra.databaseUrl,
-      name: new URL(template.url).pathname.slice(1),
-    },
+    template && { serverUrl: infra.databaseUrl, name: template.name },
   );
   return async () => {
     await app.drop().catch(() => {});
@@ -58,14 +55,8 @@ export default async function setup(project: TestProject) {
 }
 
 /** A fresh, migrated database for the application's own tests (Worker, transcoder). */
-async function createAppDatabase(serverUrl: string) {
-  const name = `app_test_${crypto.randomUUID().replace(/-/g, "")}`;
-  await asSuperuser(serverUrl, `CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  await migrate(url.toString());
-  return {
-    url: url.toString(),
-    drop: () => asSuperuser(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-  };
+async function createAppDatabase(serverUrl: string): Promise<TestDatabase> {
+  const database = await createDatabase(serverUrl, "app_test");
+  await migrate(database.url);
+  return database;
 }

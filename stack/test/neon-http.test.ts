@@ -7,7 +7,7 @@ import { pgTable, serial, text } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { stackWorkerVars } from "../src/dev-worker.ts";
 import { freePort } from "../src/ports.ts";
-import { asSuperuser } from "../src/stack-infra.ts";
+import { createDatabase } from "../src/stack-infra.ts";
 
 // The real driver against the bridge's `/sql`, as the Worker will use it. Each suite works in a
 // database of its own, reached through the pooler as the Worker reaches Neon's pooled endpoint.
@@ -21,13 +21,11 @@ let dropDatabase: () => Promise<void>;
 
 beforeAll(async () => {
   neonConfig.fetchEndpoint = infra.neonHttpEndpoint;
-  const name = `bridge_http_${randomUUID().replace(/-/g, "")}`;
-  await asSuperuser(infra.databaseUrl, `CREATE DATABASE ${name}`);
+  const database = await createDatabase(infra.databaseUrl, "bridge_http");
   const pooled = new URL(infra.pooledDatabaseUrl);
-  pooled.pathname = `/${name}`;
+  pooled.pathname = `/${database.name}`;
   url = pooled.toString();
-  dropDatabase = () =>
-    asSuperuser(infra.databaseUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  dropDatabase = database.drop;
   await neon(url).query(
     "CREATE TABLE items (id serial PRIMARY KEY, name text NOT NULL CONSTRAINT items_name_key UNIQUE)",
   );
