@@ -1,5 +1,6 @@
 // Where the test suite's time goes: runs `vitest run` (every project, or those named in
-// BENCH_SUITE_PROJECTS, comma-separated) and prints
+// BENCH_SUITE_PROJECTS, comma-separated; only the files matching BENCH_SUITE_FILES, comma-separated
+// filters as vitest takes them, if set) and prints
 // 1. vitest's own duration, the machine's CPU time in that span and how much of two cores' worth
 //    stood idle (from /proc/stat: every process on the machine, ours or not);
 // 2. each project's span (first file started → last ended), its files and their summed time;
@@ -20,13 +21,19 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const reporter = fileURLToPath(new URL("support/suite-reporter.ts", import.meta.url));
 const projects = (process.env.BENCH_SUITE_PROJECTS ?? "").split(",").filter(Boolean);
+const files = (process.env.BENCH_SUITE_FILES ?? "").split(",").filter(Boolean);
 const timeline = join(tmpdir(), `edge-music-suite-${process.pid}.jsonl`);
 const TICK = 100; // USER_HZ: /proc reports CPU time in hundredths of a second on Linux.
 
 /** What a process is, from its command line. */
 function kindOf(cmdline: string): string {
   const has = (part: string) => cmdline.includes(part);
-  if (has("chromium")) return "Chromium";
+  if (has("chromium")) {
+    // Its browser process and, by --type, its renderers, GPU (compositing) and utility processes.
+    const type = /--type=([\w-]+)/.exec(cmdline)?.[1];
+    const service = /--utility-sub-type=([\w.]+)/.exec(cmdline)?.[1];
+    return `Chromium (${service ?? type ?? "browser"})`;
+  }
   if (has("workerd")) return "workerd";
   if (/(^|\/)ffmpeg\0/.test(cmdline)) return "ffmpeg";
   if (/(^|\/)ffprobe\0/.test(cmdline)) return "ffprobe";
@@ -39,8 +46,14 @@ function kindOf(cmdline: string): string {
   if (has("transcoder")) return "transcoder (node)";
   if (has("suppress-warnings")) return "vitest test processes (node)";
   if (has("vitest.mjs")) return "vitest main process (node)";
-  if (has("node")) return "other node";
-  return "other";
+  const args = cmdline.split("\0");
+  if (has("node")) {
+    const script = args.find((arg) => /\.(m?js|ts)$/.test(arg));
+    return `other node (${script?.split("/").slice(-2).join("/") ?? args.slice(0, 3).join(" ")})`;
+  }
+  // No command line (a kernel thread): its stat line, "pid (comm) …".
+  const name = has("\0") ? args[0]?.split("/").pop() : /\((.*?)\)/.exec(cmdline)?.[1];
+  return `other (${name})`;
 }
 
 /** CPU seconds of each process seen so far, by pid (the last sample wins). */
@@ -101,6 +114,7 @@ const vitest = spawn(
     join(root, "node_modules/vitest/vitest.mjs"),
     "run",
     ...projects.flatMap((name) => ["--project", name]),
+    ...files,
     "--reporter=default",
     `--reporter=${reporter}`,
   ],
