@@ -39,7 +39,14 @@ export function run(command: string, args: string[], options: RunOptions): Promi
     child.on("close", (code, signal) =>
       resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr }),
     );
-    if (options.input !== undefined) child.stdin?.end(options.input);
+    if (options.input !== undefined && child.stdin) {
+      // A child may end (or close its stdin) before it has read all of it: the write then meets a
+      // closed pipe. Its exit code tells what happened; the EPIPE must not be thrown at the caller.
+      child.stdin.on("error", (error: NodeJS.ErrnoException) => {
+        if (error.code !== "EPIPE") reject(error);
+      });
+      child.stdin.end(options.input);
+    }
   });
 }
 
