@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { searchTerms } from "../../src/features/search/matching.ts";
 import { SEARCHABLE, searchStatement } from "../../src/features/search/queries.ts";
-import { withDb } from "../support/factories.ts";
+import { withConnection } from "../support/factories.ts";
 
 /**
  * Every part of a search must be able to use an index, or Postgres reads every row. With
@@ -11,7 +11,7 @@ import { withDb } from "../support/factories.ts";
  * planner's business (bench/search.bench.ts); that it can use them is ours.
  */
 async function planOf(query: SQL): Promise<string> {
-  return await withDb((db) =>
+  return await withConnection((db) =>
     db.transaction(async (tx) => {
       await tx.execute(sql`SET LOCAL enable_seqscan = off`);
       const result = await tx.execute(sql`EXPLAIN (COSTS OFF) ${query}`);

@@ -13,7 +13,7 @@ import {
   searchTerms,
 } from "../../src/features/search/matching.ts";
 import { SEARCHABLE, type Searchable, searchStatement } from "../../src/features/search/queries.ts";
-import { insertArtist, withDb } from "../support/factories.ts";
+import { insertArtist, withConnection } from "../support/factories.ts";
 import { addLikes, insertPlaylist, marker } from "./support.ts";
 
 /*
@@ -45,7 +45,7 @@ beforeAll(async () => {
     `東京の夜 ${m}`,
     `夜 ${m}`,
   ];
-  await withDb((db) =>
+  await withConnection((db) =>
     db
       .insert(tracks)
       .values(
@@ -100,7 +100,7 @@ describe("the two-scan search", () => {
         query,
         fc.integer({ min: 1, max: 12 }),
         async (type, q, limit) => {
-          const [tiered, plain] = await withDb((db) =>
+          const [tiered, plain] = await withConnection((db) =>
             db.transaction(
               async (tx) =>
                 [

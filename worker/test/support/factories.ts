@@ -13,10 +13,19 @@ import { inject } from "vitest";
 import { uniqueEmail, uniqueName } from "./auth.ts";
 
 /**
- * Rows made straight in the test database, for what has no API yet or would be slow through it
- * (tracks before the upload pipeline, many rows). Each call makes unique values.
+ * Rows made or read straight in the test database, for what has no API yet or would be slow
+ * through it (tracks before the upload pipeline, many rows). Each statement is one request to the
+ * bridge's HTTP SQL endpoint, as the Worker's own are: no connection to open or close around it.
  */
-export async function withDb<T>(fn: (db: Database) => Promise<T>): Promise<T> {
+export async function withDb<T>(fn: (db: HttpDatabase) => Promise<T>): Promise<T> {
+  return await fn(httpDb());
+}
+
+/**
+ * The test database over a WebSocket connection of its own, closed after `fn`: for what needs
+ * an interactive transaction (`db.transaction(async (tx) => …)`), which the HTTP path has not.
+ */
+export async function withConnection<T>(fn: (db: Database) => Promise<T>): Promise<T> {
   const handle = createDb(inject("appPooledDatabaseUrl"), {
     wsProxy: inject("infra").neonWsProxy,
   });
@@ -30,9 +39,6 @@ export async function withDb<T>(fn: (db: Database) => Promise<T>): Promise<T> {
 /** The test database over the bridge's HTTP SQL endpoint, as the Worker's `deps.db`. */
 export const httpDb = (): HttpDatabase =>
   createHttpDb(inject("appPooledDatabaseUrl"), { httpEndpoint: inject("infra").neonHttpEndpoint });
-
-// The factories below make one row each: one statement over the HTTP SQL path, as the Worker's
-// own writes, with no WebSocket connection to open and close around it (withDb's cost).
 
 export async function insertArtist(values: { username?: string; bio?: string } = {}) {
   const [row] = await httpDb()
