@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { migrate } from "@edge-music/db/migrate";
-import { startDevWorker, startInfra, startStackWorker } from "@edge-music/stack";
+import { startDevWorker, startInfra, startStackWorker, workerProcessId } from "@edge-music/stack";
 import { drive, type LoadResult } from "./support/load.ts";
 import { childProcesses, cpuNs } from "./support/proc-cpu.ts";
 import { report } from "./support/stats.ts";
@@ -60,7 +60,7 @@ async function argon2InWorkerd(tmp: string): Promise<void> {
     persistTo: join(tmp, "argon2", "state"),
   });
   stops.push(dev.stop);
-  const workerd = await childProcesses(dev.pid, "workerd");
+  const workerd = await childProcesses(workerProcessId(dev), "workerd");
 
   const measure = async (path: string, n: number) => {
     const cpu: number[] = [];

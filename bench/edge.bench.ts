@@ -6,7 +6,7 @@
 // time of workerd (its processes, from /proc) and of the Worker isolate alone (V8's profiler).
 // Run it at 0 and 50 (`DEV_DB_RTT_MS=0 ./run bench edge`) to see what the distance costs.
 import { migrate } from "@edge-music/db/migrate";
-import { freePort, startInfra, startStackWorker } from "@edge-music/stack";
+import { freePort, startInfra, startStackWorker, workerProcessId } from "@edge-music/stack";
 import { connectIsolateCpu } from "./support/isolate-cpu.ts";
 import { childProcesses, cpuNs } from "./support/proc-cpu.ts";
 import { lifecycle, loadLine, registerUser, signIn } from "./support/seed-stack.ts";
@@ -42,7 +42,7 @@ try {
   // workerd's CPU time per request (every thread of its processes, from /proc): what Cloudflare
   // bills, which the Worker cannot measure itself; read around each request at concurrency 1.
   // Listed once the Worker has answered (wrangler starts its workerd processes as it goes).
-  const workerd = await childProcesses(worker.pid, "workerd");
+  const workerd = await childProcesses(workerProcessId(worker), "workerd");
   console.log(`workerd processes measured: ${workerd.length}`);
   // The isolate's own share, from V8's sampling profiler, in a pass of its own after the timed
   // ones (profiling slows the code it watches).

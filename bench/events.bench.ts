@@ -11,6 +11,8 @@
 // during the hold (pg_stat_database: the periodic checks); Redis connections (all, and the
 // listeners' by name in CLIENT LIST); workerd's memory; heartbeats seen; listeners ended at
 // READY. Asserts nothing.
+
+import { workerProcessId } from "@edge-music/stack";
 import { type TrackState, trackStateCommands } from "../contracts/src/index.ts";
 import { connectRedis } from "../transcoder/src/io/redis.ts";
 import { LISTENER_CONNECTION_NAME } from "../worker/src/connections/track-events.ts";
@@ -82,7 +84,7 @@ try {
   }
   const trackIds = artists.flatMap((a) => a.trackIds);
 
-  const workerd = await childProcesses(worker.pid, "workerd");
+  const workerd = await childProcesses(workerProcessId(worker), "workerd");
   const rssBefore = (await memoryOf(workerd)).rssKb;
   const redisClients = async () =>
     Number(/connected_clients:(\d+)/.exec(await redis.info("clients"))?.[1] ?? 0);

@@ -20,7 +20,7 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { migrate } from "@edge-music/db/migrate";
-import { type Infra, startInfra, startStackWorker } from "@edge-music/stack";
+import { type Infra, startInfra, startStackWorker, workerProcessId } from "@edge-music/stack";
 // Relative: the contracts package is not a dependency of the root (zod resolves from its folder).
 import { trackKeys } from "../contracts/src/audio-processing.ts";
 import { drive } from "./support/load.ts";
@@ -213,7 +213,7 @@ async function hammer(options: LoadOptions): Promise<Hammered> {
 async function startWorker(infra: Infra, tmp: string) {
   const dev = await startStackWorker(infra, { tmp });
   stops.push(dev.stop);
-  return dev;
+  return { ...dev, pid: workerProcessId(dev) };
 }
 
 /** `node×2, workerd`: which processes a CPU figure sums. */

@@ -1,6 +1,11 @@
 // The processes of the load benchmark beyond the stack's own: the transcoder, run as `./run dev`
 // runs it (its own process, the real queue), and the named parts whose memory is sampled.
-import { type DevWorker, type Infra, startTranscoderProcess } from "@edge-music/stack";
+import {
+  type DevWorker,
+  type Infra,
+  startTranscoderProcess,
+  workerProcessId,
+} from "@edge-music/stack";
 import type { LogLines } from "./log-lines.ts";
 import { commandLine, descendants, type Part } from "./proc-mem.ts";
 import type { Lifecycle } from "./seed-stack.ts";
@@ -18,6 +23,7 @@ export function startTranscoder(life: Lifecycle, infra: Infra, log: LogLines) {
 
 /** The parts whose memory is sampled, found again at each sample (backends and ffmpeg come and go). */
 export async function stackParts(worker: DevWorker, transcoderPid: number): Promise<Part[]> {
+  const workerPid = workerProcessId(worker);
   const all = await descendants(process.pid);
   let s3Pid = 0;
   for (const p of all) if ((await commandLine(p.pid)).includes("s3-server-main")) s3Pid = p.pid;
@@ -28,14 +34,14 @@ export async function stackParts(worker: DevWorker, transcoderPid: number): Prom
   return [
     {
       name: "wrangler (node, and its helpers)",
-      pids: async () => [worker.pid, ...(await named(worker.pid, ["workerd"], false))],
+      pids: async () => [workerPid, ...(await named(workerPid, ["workerd"], false))],
     },
     // wrangler runs two: the Worker's own and its proxy in front of it (none of our code runs
     // there); the same curve on both says the runtime, not our code, holds the memory.
     ...[0, 1].map((i) => ({
       name: `workerd, ${i === 0 ? "first" : "second"} started`,
       pids: async () => {
-        const pids = (await named(worker.pid, ["workerd"], true)).sort((a, b) => a - b);
+        const pids = (await named(workerPid, ["workerd"], true)).sort((a, b) => a - b);
         return pids[i] === undefined ? [] : [pids[i]];
       },
     })),

@@ -14,10 +14,10 @@ import {
   WORKER_BUNDLE_ENV,
   WRANGLER_OFFLINE_ENV,
 } from "./worker-bundle.ts";
+import { runOnWorkerHost, WORKER_HOST_ENV } from "./worker-host.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const main = fileURLToPath(new URL("dev-worker-main.ts", import.meta.url));
-const bundledMain = fileURLToPath(new URL("bundled-worker-main.ts", import.meta.url));
 
 export interface DevWorkerOptions {
   config: string;
@@ -34,9 +34,20 @@ export interface DevWorkerOptions {
 
 export interface DevWorker {
   url: string;
-  /** The process that runs wrangler: workerd processes are its children. */
-  pid: number;
+  /**
+   * The process that runs wrangler, workerd's parent; none when the test run's Worker host runs
+   * it (a benchmark, which samples these processes, runs outside a test run).
+   */
+  pid?: number;
   stop(): Promise<void>;
+}
+
+/** The process that runs `worker` (a benchmark samples it and its workerd): one of startDevWorker's. */
+export function workerProcessId(worker: DevWorker): number {
+  if (worker.pid === undefined) {
+    throw new Error("this Worker runs on the test run's Worker host, in no process of its own");
+  }
+  return worker.pid;
 }
 
 export async function startDevWorker(options: DevWorkerOptions): Promise<DevWorker> {
@@ -45,11 +56,12 @@ export async function startDevWorker(options: DevWorkerOptions): Promise<DevWork
 }
 
 /**
- * A Worker built once for the test run (worker-bundle.ts), run in Miniflare by a child process
- * of its own (bundled-worker-main.ts) on `port`, with `vars` over wrangler.toml's.
+ * A Worker built once for the test run (worker-bundle.ts), run on `port` by the run's Worker host
+ * (worker-host.ts) with `vars` over wrangler.toml's.
  */
 async function startBundledWorker(options: {
   bundleDir: string;
+  hostUrl: string;
   port: number;
   vars: Record<string, string>;
   tmp: string;
@@ -63,7 +75,7 @@ async function startBundledWorker(options: {
     varsFile,
     persistTo: join(options.tmp, "worker-state"),
   };
-  return await startWorkerProcess(bundledMain, args, options.log);
+  return await runOnWorkerHost(options.hostUrl, args, options.log);
 }
 
 /** Runs `entry` with its arguments as JSON until it prints `ready <origin>`. */
@@ -155,8 +167,8 @@ export async function writeEnvFile(
 /**
  * wrangler.toml's Worker against a local stack, on a free port: its variables go to a file in
  * `tmp` (so the repository's .dev.vars is not read) and its local state under `tmp` too. In a test
- * run whose global setup built the Worker's bundle (EDGE_MUSIC_WORKER_BUNDLE), that bundle runs
- * in Miniflare; otherwise (benchmarks, an inspector, or asked for) under `wrangler dev`, as
+ * run whose global setup built the Worker's bundle (EDGE_MUSIC_WORKER_BUNDLE) and started the
+ * Worker host (EDGE_MUSIC_WORKER_HOST), that bundle runs in Miniflare on the host; otherwise (benchmarks, an inspector, or asked for) under `wrangler dev`, as
  * `./run dev` runs it (ADR 0031).
  */
 export async function startStackWorker(
@@ -174,9 +186,11 @@ export async function startStackWorker(
   const port = await freePort();
   const vars = stackWorkerVars(infra, `http://127.0.0.1:${port}`, options.vars);
   const bundleDir = process.env[WORKER_BUNDLE_ENV];
-  if (bundleDir && !options.inspectorPort && !options.wranglerDev) {
+  const hostUrl = process.env[WORKER_HOST_ENV];
+  if (bundleDir && hostUrl && !options.inspectorPort && !options.wranglerDev) {
     return await startBundledWorker({
       bundleDir,
+      hostUrl,
       port,
       vars,
       tmp: options.tmp,

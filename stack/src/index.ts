@@ -4,6 +4,7 @@ export {
   stackWorkerVars,
   startDevWorker,
   startStackWorker,
+  workerProcessId,
   writeEnvFile,
 } from "./dev-worker.ts";
 export { type Infra, type InfraInfo, type InfraOptions, startInfra } from "./infra.ts";

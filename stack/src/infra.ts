@@ -9,7 +9,7 @@ import { freePort } from "./ports.ts";
 import { startEmbeddedPostgres } from "./postgres.ts";
 import { startRedis } from "./redis.ts";
 import type { Restartable } from "./restartable.ts";
-import { type S3Config, startS3 } from "./s3.ts";
+import { createBucket, type S3Config, startS3 } from "./s3.ts";
 import { startStandIns } from "./stand-ins/index.ts";
 
 /** What the Worker, the transcoder and the tests need to reach the local infrastructure. */
@@ -59,6 +59,11 @@ export interface InfraOptions {
   /** Use this Redis instead of starting one (REDIS_URL). */
   redisUrl?: string;
   bucket?: string;
+  /**
+   * Use the S3-compatible store at this endpoint (the test run's) instead of starting one: `bucket`
+   * is made there, and is this infrastructure's alone.
+   */
+  s3Endpoint?: string;
   /**
    * Round-trip time the Neon bridge adds between its clients and the database, to feel the
    * distance to production's database. Default: DEV_DB_RTT_MS, else 0.
@@ -137,18 +142,20 @@ export async function startInfra(options: InfraOptions = {}): Promise<Infra> {
           restartable.redis = redis;
           return redis.url;
         }),
-      onPort("s3", (port) =>
-        startS3({
-          port,
-          dataDir: join(root, "s3"),
-          bucket: options.bucket ?? "media",
-          log: logFor("s3"),
-        }),
-      ).then((handle) => {
-        stops.push(handle.stop);
-        const { stop: _stop, ...config } = handle;
-        return config;
-      }),
+      options.s3Endpoint
+        ? createBucket(options.s3Endpoint, options.bucket ?? "media")
+        : onPort("s3", (port) =>
+            startS3({
+              port,
+              dataDir: join(root, "s3"),
+              bucket: options.bucket ?? "media",
+              log: logFor("s3"),
+            }),
+          ).then((handle) => {
+            stops.push(handle.stop);
+            const { stop: _stop, ...config } = handle;
+            return config;
+          }),
       onPort("standIns", (port) => startStandIns({ port, log: logFor("stand-ins") })).then(
         (handle) => {
           stops.push(handle.stop);

@@ -17,6 +17,21 @@ export interface S3Handle extends S3Config {
 
 /** s3rver accepts exactly this key pair. */
 const CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } as const;
+const REGION = "us-east-1";
+
+/**
+ * A new bucket on the running store at `endpoint` (one of startS3's), and how to reach it. s3rver
+ * takes an unsigned CreateBucket.
+ */
+export async function createBucket(endpoint: string, bucket: string): Promise<S3Config> {
+  const answer = await fetch(`${endpoint}/${bucket}`, { method: "PUT" });
+  if (!answer.ok) {
+    throw new Error(
+      `the S3 store refused bucket ${bucket}: ${answer.status} ${await answer.text()}`,
+    );
+  }
+  return { endpoint, region: REGION, bucket, ...CREDENTIALS };
+}
 
 export async function startS3(options: {
   port: number;
@@ -41,7 +56,7 @@ export async function startS3(options: {
   );
   return {
     endpoint: `http://127.0.0.1:${options.port}`,
-    region: "us-east-1",
+    region: REGION,
     bucket: options.bucket,
     ...CREDENTIALS,
     stop: () => proc.stop(),

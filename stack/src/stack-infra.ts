@@ -1,7 +1,7 @@
 // The databases of a test run (the application's, the stacks' template, a test file's own) and
-// the infrastructure of one test file's stack (client, e2e): its own Redis, S3 store, stand-ins,
-// pooler and Neon bridge, and a database of its own, copied from the run's migrated template on
-// the run's Postgres when the global setup made one.
+// the infrastructure of one test file's stack (client, e2e): its own Redis, stand-ins, pooler and
+// Neon bridge, a bucket of its own on the run's S3 store, and a database of its own, copied from
+// the run's migrated template on the run's Postgres, when the global setup made one.
 import { migrate } from "@edge-music/db/migrate";
 import pg from "pg";
 import { type Infra, startInfra } from "./infra.ts";
@@ -59,10 +59,14 @@ async function asSuperuser(serverUrl: string, statement: string): Promise<void> 
 
 /**
  * startInfra for a test file's stack. Given the run's template, its database is a copy of the
- * template on the run's Postgres (dropped at stop); without one (a project run without the global
- * setup), a Postgres of its own, migrated.
+ * template on the run's Postgres (dropped at stop) and its bucket is made on the run's S3 store
+ * (`s3Endpoint`); without one (a project run without the global setup), a Postgres and a store of
+ * its own, migrated.
  */
-export async function startStackInfra(template: DatabaseTemplate | undefined): Promise<Infra> {
+export async function startStackInfra(
+  template: DatabaseTemplate | undefined,
+  s3Endpoint?: string,
+): Promise<Infra> {
   if (!template) {
     const infra = await startInfra();
     try {
@@ -75,7 +79,10 @@ export async function startStackInfra(template: DatabaseTemplate | undefined): P
   }
   const database = await createDatabase(template.serverUrl, "stack", template.name);
   try {
-    const infra = await startInfra({ databaseUrl: database.url });
+    const infra = await startInfra({
+      databaseUrl: database.url,
+      ...(s3Endpoint ? { s3Endpoint, bucket: database.name.replaceAll("_", "-") } : {}),
+    });
     return {
       ...infra,
       async stop() {

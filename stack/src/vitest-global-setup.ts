@@ -4,6 +4,7 @@ import { startInfra } from "./infra.ts";
 import { createDatabase, type TestDatabase } from "./stack-infra.ts";
 import { buildTranscoderBundle, TRANSCODER_BUNDLE_ENV } from "./transcoder-bundle.ts";
 import { buildWorkerBundle, WORKER_BUNDLE_ENV } from "./worker-bundle.ts";
+import { startWorkerHost, WORKER_HOST_ENV } from "./worker-host.ts";
 
 /**
  * Starts the real infrastructure once for the whole test run: embedded Postgres (or TEST_DATABASE_URL),
@@ -15,14 +16,20 @@ import { buildWorkerBundle, WORKER_BUNDLE_ENV } from "./worker-bundle.ts";
  */
 export default async function setup(project: TestProject) {
   // The end-to-end and fault files start many transcoders and Workers (the client's files a
-  // Worker too): they run bundles built once here, side by side.
+  // Worker too): they run bundles built once here, side by side, their Workers on one host.
   const runs = (...names: string[]) => project.vitest.projects.some((p) => names.includes(p.name));
-  const [bundle, workerBundle] = await Promise.all([
+  const workers = runs("e2e", "stress", "client");
+  const [bundle, workerBundle, workerHost] = await Promise.all([
     runs("e2e", "stress") ? buildTranscoderBundle() : undefined,
-    runs("e2e", "stress", "client") ? buildWorkerBundle() : undefined,
+    workers ? buildWorkerBundle() : undefined,
+    // Its own lines (each Worker's go to the stack that runs it): none when all is well.
+    workers
+      ? startWorkerHost((line) => process.stderr.write(`[worker host] ${line}\n`))
+      : undefined,
   ]);
   if (bundle) process.env[TRANSCODER_BUNDLE_ENV] = bundle.path;
   if (workerBundle) process.env[WORKER_BUNDLE_ENV] = workerBundle.dir;
+  if (workerHost) process.env[WORKER_HOST_ENV] = workerHost.url;
   const infra = await startInfra({
     ...(process.env.TEST_DATABASE_URL ? { databaseUrl: process.env.TEST_DATABASE_URL } : {}),
     ...(process.env.TEST_REDIS_URL ? { redisUrl: process.env.TEST_REDIS_URL } : {}),
@@ -49,6 +56,7 @@ export default async function setup(project: TestProject) {
     await app.drop().catch(() => {});
     await template?.drop().catch(() => {});
     await stop();
+    await workerHost?.stop();
     await bundle?.remove();
     await workerBundle?.remove();
   };

@@ -1,6 +1,6 @@
 // The Worker as `wrangler deploy` builds it, for a test run that starts many Workers (each
 // end-to-end, fault and client file its own stack): built once, and each stack's Worker runs it in
-// Miniflare (bundled-worker-main.ts) instead of under `wrangler dev`. Per Worker that saves
+// Miniflare, on the run's Worker host (worker-host.ts), instead of under `wrangler dev`. Per Worker that saves
 // wrangler's own start (about 2 CPU seconds of loading itself), its bundling of the sources, and
 // the second workerd through which `wrangler dev` proxies every request.
 import { execFile } from "node:child_process";
@@ -38,7 +38,7 @@ export function wranglerCli(): string {
   return join(dirname(manifest), "wrangler-dist", "cli.js");
 }
 
-/** What startStackWorker hands bundled-worker-main.ts (argv[2], as JSON). */
+/** What startStackWorker asks the Worker host (worker-host-main.ts) to run. */
 export interface BundledWorkerArgs {
   bundleDir: string;
   port: number;

@@ -33,10 +33,11 @@ export interface LocalStack {
  * The whole stack as `./run dev` runs it, but private to one test file: its own infrastructure
  * (its own Redis, so no other suite's jobs on `audio-processing` reach this transcoder, and no
  * other transcoder takes this suite's), a migrated database of its own (a copy of the run's
- * template on the run's Postgres), the real Worker (wrangler.toml's) with
- * STORAGE_DRIVER=s3 and sign-in through the OAuth stand-ins, and the real transcoder as its own
- * process. The Worker runs the test run's one build of it in Miniflare, or with `wranglerDev` under
- * `wrangler dev` as `./run dev` starts it (ADR 0031). On a failed start whatever already runs is
+ * template on the run's Postgres) and a bucket of its own on the run's S3 store, the real Worker
+ * (wrangler.toml's) with STORAGE_DRIVER=s3 and sign-in through the OAuth stand-ins, and the real
+ * transcoder as its own process. The Worker runs the test run's one build of it in Miniflare, on
+ * the run's Worker host, or with `wranglerDev` under `wrangler dev` as `./run dev` starts it
+ * (ADR 0031). On a failed start whatever already runs is
  * stopped.
  */
 export async function startLocalStack({ wranglerDev = false } = {}): Promise<LocalStack> {
@@ -48,7 +49,10 @@ export async function startLocalStack({ wranglerDev = false } = {}): Promise<Loc
   try {
     const tmp = await mkdtemp(join(tmpdir(), "edge-music-e2e-"));
     stops.push(() => rm(tmp, { recursive: true, force: true }));
-    const infra = await startStackInfra(inject("stackDatabaseTemplate"));
+    const infra = await startStackInfra(
+      inject("stackDatabaseTemplate"),
+      inject("infra").s3.endpoint,
+    );
     stops.push(infra.stop);
 
     const transcoder = startTranscoderProcess(infra, {
