@@ -12,6 +12,9 @@ export default defineConfig({
     // wait on their own stacks too, after the other projects (vitest takes one maxWorkers per
     // group; the same here as in e2e/vitest.config.ts).
     maxWorkers: 5,
+    // One process runs several files, one after another (the same as in e2e/vitest.config.ts):
+    // each file starts and stops its own stack, and shares only the module cache.
+    isolate: false,
     sequence: { groupOrder: 1 },
     testTimeout: 150_000,
   },
