@@ -98,6 +98,8 @@ function Header() {
   const onSearch = location.path === "/search";
   const [text, setText] = useState(onSearch ? (location.query.q ?? "") : "");
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  /** The page (its URL's path) that the pending search was typed on. */
+  const typedOn = useRef("");
   const kind = signedInAs.value;
   // Leaving the results empties the box; coming back to them (history) shows their query. Never
   // while typing: the box is then ahead of the URL, which lags by the pause.
@@ -105,11 +107,19 @@ function Header() {
     if (!onSearch) setText("");
     else setText((typed) => typed || (location.query.q ?? ""));
   }, [onSearch]);
-  // A link followed before the pause ends wins: the search typed just before it is not run.
-  useEffect(() => () => clearTimeout(timer.current), [location.path]);
+  // A link followed before the pause ends wins: the search typed just before it is not run. Only
+  // one typed on an earlier page, though: this runs after the new page is painted, and what was
+  // typed between the URL's change and then was typed on the new page.
+  useEffect(
+    () => () => {
+      if (typedOn.current !== window.location.pathname) clearTimeout(timer.current);
+    },
+    [location.path],
+  );
   const search = (value: string) => {
     setText(value);
     clearTimeout(timer.current);
+    typedOn.current = window.location.pathname;
     timer.current = setTimeout(() => {
       const q = value.trim();
       location.route(
