@@ -168,8 +168,8 @@ export async function writeEnvFile(
  * wrangler.toml's Worker against a local stack, on a free port: its variables go to a file in
  * `tmp` (so the repository's .dev.vars is not read) and its local state under `tmp` too. In a test
  * run whose global setup built the Worker's bundle (EDGE_MUSIC_WORKER_BUNDLE) and started the
- * Worker host (EDGE_MUSIC_WORKER_HOST), that bundle runs in Miniflare on the host; otherwise (benchmarks, an inspector, or asked for) under `wrangler dev`, as
- * `./run dev` runs it (ADR 0031).
+ * Worker host (EDGE_MUSIC_WORKER_HOST), that bundle runs in Miniflare on the host (ADRs 0031, 0033);
+ * otherwise (benchmarks, an inspector, or asked for) under `wrangler dev`, as `./run dev` runs it.
  */
 export async function startStackWorker(
   infra: InfraInfo,

@@ -1,8 +1,8 @@
 // The Worker as `wrangler deploy` builds it, for a test run that starts many Workers (each
 // end-to-end, fault and client file its own stack): built once, and each stack's Worker runs it in
-// Miniflare, on the run's Worker host (worker-host.ts), instead of under `wrangler dev`. Per Worker that saves
-// wrangler's own start (about 2 CPU seconds of loading itself), its bundling of the sources, and
-// the second workerd through which `wrangler dev` proxies every request.
+// Miniflare, on the run's Worker host (worker-host.ts), instead of under `wrangler dev`. Per
+// Worker that saves wrangler's own start (about 2 CPU seconds of loading itself), its bundling of
+// the sources, and the second workerd through which `wrangler dev` proxies every request.
 import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";

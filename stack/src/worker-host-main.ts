@@ -51,8 +51,9 @@ async function bundleModules(bundleDir: string) {
 
 async function startWorker(args: BundledWorkerArgs, res: ServerResponse): Promise<void> {
   res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
-  const say = (line: string) => {
-    if (!res.writableEnded) res.write(`${line}\n`);
+  /** A line, or several: only the first line of the answer (`ready`, `failed`) must be whole. */
+  const say = (text: string) => {
+    if (!res.writableEnded) res.write(`${text}\n`);
   };
   let mf: MiniflareInstance | undefined;
   let disposed: Promise<void> | undefined;
@@ -84,13 +85,11 @@ async function startWorker(args: BundledWorkerArgs, res: ServerResponse): Promis
         // Miniflare's own warnings and errors about this Worker, to its asker too.
         log: new (class extends miniflare.Log {
           override log(message: string) {
-            for (const line of message.split("\n")) say(line);
+            say(message);
           }
         })(miniflare.LogLevel.WARN),
-        // The Worker's console, a line each (wrangler dev prints them so).
-        handleStructuredLogs: ({ message }: { message: string }) => {
-          for (const line of message.split("\n")) say(line);
-        },
+        // The Worker's console (the asker splits it into lines, as wrangler dev prints them).
+        handleStructuredLogs: ({ message }: { message: string }) => say(message),
         workers: [
           {
             ...options,

@@ -2,7 +2,7 @@
 // loaded once per run, not once per stack (about a CPU second each, for each of the run's
 // end-to-end, fault and client stacks), and each Worker still runs in a workerd of its own.
 import { fileURLToPath } from "node:url";
-import type { LogFn } from "./log.ts";
+import { type LogFn, lineSplitter } from "./log.ts";
 import { STRIP_TYPES, startProcessUntilReady } from "./process.ts";
 import type { BundledWorkerArgs } from "./worker-bundle.ts";
 import { WRANGLER_OFFLINE_ENV } from "./worker-bundle.ts";
@@ -51,37 +51,35 @@ export async function runOnWorkerHost(
   if (!answer.ok || !answer.body) {
     throw new Error(`the Worker host answered ${answer.status}: ${await answer.text()}`);
   }
-  const lines = answer.body.pipeThrough(new TextDecoderStream()).getReader();
-  let rest = "";
-  /** The next whole line of the answer, or undefined at its end. */
-  const next = async (): Promise<string | undefined> => {
-    for (;;) {
-      const end = rest.indexOf("\n");
-      if (end >= 0) {
-        const line = rest.slice(0, end);
-        rest = rest.slice(end + 1);
-        return line;
-      }
-      const { value, done } = await lines.read().catch(() => ({ value: undefined, done: true }));
-      if (done) {
-        const last = rest;
-        rest = "";
-        return last || undefined;
-      }
-      rest += value;
+  // The first line says whether it started; the rest are its console, until it is disposed of.
+  let heard: (line: string | undefined) => void = () => {};
+  const first = new Promise<string | undefined>((resolve) => {
+    heard = resolve;
+  });
+  let started = false;
+  const onChunk = lineSplitter((line) => {
+    if (started) log?.(line);
+    else {
+      started = true;
+      heard(line);
     }
-  };
-  const first = await next();
-  if (!first?.startsWith("ready ")) {
-    closing.abort();
-    throw new Error(`the Worker did not start: ${first ?? "the host ended the answer"}`);
-  }
-  // Its console, until it is disposed of.
+  });
+  const body = answer.body.pipeThrough(new TextDecoderStream()).getReader();
   const logged = (async () => {
-    for (let line = await next(); line !== undefined; line = await next()) log?.(line);
+    try {
+      for (let read = await body.read(); !read.done; read = await body.read()) onChunk(read.value);
+    } catch {
+      // Aborted by stop(), or the host went away.
+    }
+    heard(undefined);
   })();
+  const line = await first;
+  if (!line?.startsWith("ready ")) {
+    closing.abort();
+    throw new Error(`the Worker did not start: ${line ?? "the host ended the answer"}`);
+  }
   return {
-    url: first.slice("ready ".length),
+    url: line.slice("ready ".length),
     async stop() {
       await fetch(`${hostUrl}/workers/${args.port}`, { method: "DELETE" }).catch(() => {});
       closing.abort();
