@@ -1,7 +1,7 @@
 import { migrate } from "@edge-music/db/migrate";
+import { createDatabase, type TestDatabase } from "@edge-music/db/test-databases";
 import type { TestProject } from "vitest/node";
 import { startInfra } from "./infra.ts";
-import { createDatabase, type TestDatabase } from "./stack-infra.ts";
 import { buildTranscoderBundle, TRANSCODER_BUNDLE_ENV } from "./transcoder-bundle.ts";
 import { buildWorkerBundle, WORKER_BUNDLE_ENV } from "./worker-bundle.ts";
 import { startWorkerHost, WORKER_HOST_ENV } from "./worker-host.ts";

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:net";
+import { createDatabase } from "@edge-music/db/test-databases";
 import { NeonDbError, neon, neonConfig } from "@neondatabase/serverless";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/neon-http";
@@ -7,7 +8,6 @@ import { pgTable, serial, text } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { stackWorkerVars } from "../src/dev-worker.ts";
 import { freePort } from "../src/ports.ts";
-import { createDatabase } from "../src/stack-infra.ts";
 
 // The real driver against the bridge's `/sql`, as the Worker will use it. Each suite works in a
 // database of its own, reached through the pooler as the Worker reaches Neon's pooled endpoint.
