@@ -23,6 +23,23 @@ let work: string;
 /** A READY track whose title is far longer than a phone's line. */
 let long: { id: string; title: string };
 
+/** The page's API requests from now on, each with its answer's status or "no answer yet". */
+function watchApiRequests(page: import("playwright-core").Page): () => string[] {
+  const seen = new Map<import("playwright-core").Request, string>();
+  const path = (request: import("playwright-core").Request) =>
+    `${request.method()} ${new URL(request.url()).pathname}`;
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname.startsWith("/api/")) seen.set(request, "no answer yet");
+  });
+  page.on("requestfinished", async (request) => {
+    if (seen.has(request)) seen.set(request, `${(await request.response())?.status()}`);
+  });
+  page.on("requestfailed", (request) => {
+    if (seen.has(request)) seen.set(request, `failed: ${request.failure()?.errorText}`);
+  });
+  return () => [...seen].map(([request, answer]) => `${path(request)} → ${answer}`);
+}
+
 const audioTime = (page: import("playwright-core").Page) =>
   page.evaluate(
     () => (document.getElementById("player-audio") as HTMLAudioElement | null)?.currentTime ?? 0,
@@ -127,6 +144,9 @@ describe("the first five minutes", () => {
       await page.getByRole("link", { name: `Account: ${username}` }).click();
       const setUp = page.getByRole("form", { name: "Set up two-factor authentication" });
       await setUp.getByLabel("Current password").fill(password);
+      // What the page asked the API from the click on, and what came back: once in many runs
+      // the page showed neither the key nor a reason, and the failure should say where it hung.
+      const asked = watchApiRequests(page);
       await setUp.getByRole("button", { name: "Set up two-factor authentication" }).click();
       // The key, or the form's reason why not: a failure then says what the page showed.
       const key = page.locator("code.break");
@@ -135,10 +155,15 @@ describe("the first five minutes", () => {
         .or(refused)
         .first()
         .waitFor()
-        .catch((error: Error) => {
-          throw new Error(`no key and no reason at ${page.url()}: ${problems.join("; ")}`, {
-            cause: error,
-          });
+        .catch(async (error: Error) => {
+          const form = await setUp
+            .evaluate((node) => node.outerHTML, undefined, { timeout: 1_000 })
+            .catch(() => "(gone)");
+          throw new Error(
+            `no key and no reason at ${page.url()}: ${problems.join("; ")}; ` +
+              `requests: ${asked().join(", ") || "none"}; the form: ${form}`,
+            { cause: error },
+          );
         });
       if (await refused.isVisible()) {
         throw new Error(`setting up two-factor was refused: ${await refused.textContent()}`);
