@@ -1,6 +1,7 @@
 // Where the test suite's time goes: runs `vitest run` (every project, or those named in
 // BENCH_SUITE_PROJECTS, comma-separated; only the files matching BENCH_SUITE_FILES, comma-separated
-// filters as vitest takes them, if set) and prints
+// filters as vitest takes them, if set) and prints (BENCH_SUITE_TIMELINE names a file to keep
+// each file's start and end in, one JSON line each; otherwise they are read and thrown away)
 // 1. vitest's own duration, the machine's CPU time in that span and how much of two cores' worth
 //    stood idle (from /proc/stat: every process on the machine, ours or not);
 // 2. each project's span (first file started → last ended), its files and their summed time;
@@ -22,7 +23,8 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const reporter = fileURLToPath(new URL("support/suite-reporter.ts", import.meta.url));
 const projects = (process.env.BENCH_SUITE_PROJECTS ?? "").split(",").filter(Boolean);
 const files = (process.env.BENCH_SUITE_FILES ?? "").split(",").filter(Boolean);
-const timeline = join(tmpdir(), `edge-music-suite-${process.pid}.jsonl`);
+const kept = process.env.BENCH_SUITE_TIMELINE;
+const timeline = kept ?? join(tmpdir(), `edge-music-suite-${process.pid}.jsonl`);
 const TICK = 100; // USER_HZ: /proc reports CPU time in hundredths of a second on Linux.
 
 /** What a process is, from its command line. */
@@ -105,6 +107,7 @@ function sampleProcesses(): void {
 const startCpu = machineCpu();
 sampleProcesses();
 const baseline = new Map([...seen].map(([pid, p]) => [pid, p.seconds]));
+await rm(timeline, { force: true }); // the reporter appends
 const started = performance.now();
 const sampler = setInterval(sampleProcesses, 2000);
 
@@ -141,7 +144,7 @@ const lines = (await readFile(timeline, "utf8").catch(() => ""))
   .split("\n")
   .filter(Boolean)
   .map((text) => JSON.parse(text) as Line);
-await rm(timeline, { force: true });
+if (!kept) await rm(timeline, { force: true });
 
 const busy = endCpu.busy - startCpu.busy;
 const idle = endCpu.idle - startCpu.idle;
