@@ -16,7 +16,7 @@ let tmp: string;
 
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), "edge-music-e2e-reference-"));
-  infra = await startStackInfra(inject("stackDatabaseTemplate"), inject("infra").s3.endpoint);
+  infra = await startStackInfra(inject("stackBase"));
   [worker, browser] = await Promise.all([startStackWorker(infra, { tmp }), launchChromium()]);
 });
 

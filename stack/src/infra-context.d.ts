@@ -1,5 +1,5 @@
 import type { InfraInfo } from "./infra.ts";
-import type { DatabaseTemplate } from "./stack-infra.ts";
+import type { StackBase } from "./stack-infra.ts";
 
 declare module "vitest" {
   interface ProvidedContext {
@@ -9,9 +9,10 @@ declare module "vitest" {
     /** That database through the pooler (the direct URL when there is none): the Worker's. */
     appPooledDatabaseUrl: string;
     /**
-     * A migrated database that the client's and e2e files' stacks copy theirs from (on the run's
-     * Postgres, instead of a server of their own each); absent when no such file runs.
+     * What the client's and e2e files' stacks take from the run: a migrated database on the run's
+     * Postgres that they copy theirs from, and the run's S3 store for their buckets (instead of a
+     * server and a store of their own each); absent when no such file runs.
      */
-    stackDatabaseTemplate: DatabaseTemplate | undefined;
+    stackBase: StackBase | undefined;
   }
 }

@@ -6,25 +6,24 @@ import { migrate } from "@edge-music/db/migrate";
 import { createDatabase } from "@edge-music/db/test-databases";
 import { type Infra, startInfra } from "./infra.ts";
 
-/** Where a stack's database can be copied from: a running Postgres and a migrated database on it. */
-export interface DatabaseTemplate {
-  /** Superuser URL of the server's `postgres` database. */
+/** What a test file's stack takes from the run instead of starting its own. */
+export interface StackBase {
+  /** Superuser URL of the run's Postgres (its `postgres` database). */
   serverUrl: string;
-  /** The migrated database that nothing stays connected to (Postgres copies it only then). */
-  name: string;
+  /** The migrated database there that nothing stays connected to (Postgres copies it only then). */
+  template: string;
+  /** The run's S3 store, where the stack makes a bucket of its own. */
+  s3Endpoint: string;
 }
 
 /**
- * startInfra for a test file's stack. Given the run's template, its database is a copy of the
- * template on the run's Postgres (dropped at stop) and its bucket is made on the run's S3 store
- * (`s3Endpoint`); without one (a project run without the global setup), a Postgres and a store of
- * its own, migrated.
+ * startInfra for a test file's stack. Given the run's base, its database is a copy of the
+ * template on the run's Postgres (dropped at stop) and its bucket is made on the run's S3 store;
+ * without one (a project run without the global setup), a Postgres and a store of its own,
+ * migrated.
  */
-export async function startStackInfra(
-  template: DatabaseTemplate | undefined,
-  s3Endpoint?: string,
-): Promise<Infra> {
-  if (!template) {
+export async function startStackInfra(base: StackBase | undefined): Promise<Infra> {
+  if (!base) {
     const infra = await startInfra();
     try {
       await migrate(infra.databaseUrl);
@@ -34,11 +33,12 @@ export async function startStackInfra(
     }
     return infra;
   }
-  const database = await createDatabase(template.serverUrl, "stack", template.name);
+  const database = await createDatabase(base.serverUrl, "stack", base.template);
   try {
     const infra = await startInfra({
       databaseUrl: database.url,
-      ...(s3Endpoint ? { s3Endpoint, bucket: database.name.replaceAll("_", "-") } : {}),
+      s3Endpoint: base.s3Endpoint,
+      bucket: database.name.replaceAll("_", "-"),
     });
     return {
       ...infra,

@@ -49,8 +49,12 @@ export default async function setup(project: TestProject) {
   pooled.port = new URL(infra.pooledDatabaseUrl).port;
   project.provide("appPooledDatabaseUrl", pooled.toString());
   project.provide(
-    "stackDatabaseTemplate",
-    template && { serverUrl: infra.databaseUrl, name: template.name },
+    "stackBase",
+    template && {
+      serverUrl: infra.databaseUrl,
+      template: template.name,
+      s3Endpoint: infra.s3.endpoint,
+    },
   );
   return async () => {
     await app.drop().catch(() => {});

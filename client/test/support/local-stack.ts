@@ -26,10 +26,7 @@ export async function startClientStack(): Promise<ClientStack> {
   try {
     const tmp = await mkdtemp(join(tmpdir(), "edge-music-client-"));
     stops.push(() => rm(tmp, { recursive: true, force: true }));
-    const infra = await startStackInfra(
-      inject("stackDatabaseTemplate"),
-      inject("infra").s3.endpoint,
-    );
+    const infra = await startStackInfra(inject("stackBase"));
     stops.push(infra.stop);
     const worker = await startStackWorker(infra, { tmp, log: tail.add("worker") });
     stops.push(worker.stop);

@@ -49,10 +49,7 @@ export async function startLocalStack({ wranglerDev = false } = {}): Promise<Loc
   try {
     const tmp = await mkdtemp(join(tmpdir(), "edge-music-e2e-"));
     stops.push(() => rm(tmp, { recursive: true, force: true }));
-    const infra = await startStackInfra(
-      inject("stackDatabaseTemplate"),
-      inject("infra").s3.endpoint,
-    );
+    const infra = await startStackInfra(inject("stackBase"));
     stops.push(infra.stop);
 
     const transcoder = startTranscoderProcess(infra, {
