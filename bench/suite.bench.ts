@@ -116,6 +116,9 @@ const vitest = spawn(
   [
     join(root, "node_modules/vitest/vitest.mjs"),
     "run",
+    // Files in the order of a fresh clone, as CI runs them (largest first), not by the durations
+    // vitest cached from earlier runs in this copy: the order alone moves the whole run by 5 %.
+    "--no-cache",
     ...projects.flatMap((name) => ["--project", name]),
     ...files,
     "--reporter=default",
