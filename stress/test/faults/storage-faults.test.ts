@@ -96,7 +96,17 @@ describe("object storage that never recovers", () => {
       processingAttempts: AUDIO_PROCESSING_JOB_OPTIONS.attempts,
       processingError: "A temporary storage error stopped the conversion (InternalError).",
     });
-    expect(await suite.stack.queue.getJobState(jobId)).toBe("failed");
+    // The transcoder writes FAILED before its processor throws, and BullMQ moves the job to
+    // `failed` only after that: the job's state follows the row by a moment.
+    await until(
+      "the job to be failed",
+      async () => {
+        const state = await suite.stack.queue.getJobState(jobId);
+        if (state !== "failed") throw new Error(`the job is ${state}`);
+        return state;
+      },
+      { timeoutMs: 10_000 },
+    );
     // Its source stays for a retry by hand; nothing else was written.
     const client = storageClient(suite.stack.infra.s3);
     const objects = await listObjects(
