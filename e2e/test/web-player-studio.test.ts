@@ -84,6 +84,9 @@ describe("the web player", () => {
     try {
       await web.signUp(page, "Artist", `artist_${randomBytes(3).toString("hex")}`);
       await page.waitForURL(`${web.stack.apiUrl}/studio`);
+      // The studio has read its (empty) list before the upload: a read that came after it would
+      // list the track and open a live stream of its own, taking one of the five seats below.
+      await page.getByText("No tracks yet.").waitFor();
       const cookies = await context.cookies(`${web.stack.apiUrl}/api/v1/tracks`);
       const cookie = cookies.map((c) => `${c.name}=${c.value}`).join("; ");
       const form = new FormData();
