@@ -9,6 +9,8 @@ export interface SeenRequest {
   /** The path, decoded (`/<bucket>/<key>`), without the query. */
   path: string;
   action: FaultAction;
+  /** The whole answer was written to the client (not cut off by the client or the upstream). */
+  answered: boolean;
 }
 
 /** Decides each request's fate in arrival order; `pass` for anything it does not target. */
@@ -62,7 +64,11 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     const method = req.method ?? "GET";
     const path = decodeURIComponent(new URL(req.url ?? "/", "http://proxy").pathname);
     const action = rule({ method, path });
-    seen.push({ method, path, action });
+    const entry: SeenRequest = { method, path, action, answered: false };
+    seen.push(entry);
+    res.once("finish", () => {
+      entry.answered = true;
+    });
     if (action === "hang") {
       // Read and drop the body, never answer: only the client's own timeout ends this.
       req.resume();
