@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { expectConsistent } from "../support/settled.ts";
 import { faultSuite } from "../support/suite.ts";
-import { completedJob, ffmpegRunning, readyRow } from "../support/tracks.ts";
+import { ffmpegRunning, readyRow, settledJob } from "../support/tracks.ts";
 import { uploadWithPause } from "../support/upload.ts";
 import { until } from "../support/wait.ts";
 
@@ -96,7 +96,9 @@ describe("Postgres restarted while converting", () => {
 
     const ready = await readyRow(suite.stack, track.id);
     expect(ready.processingAttempts).toBeGreaterThanOrEqual(2);
-    expect((await completedJob(suite.stack, jobId))?.attemptsMade).toBeGreaterThanOrEqual(2);
+    expect(
+      (await settledJob(suite.stack, jobId, "completed"))?.attemptsMade,
+    ).toBeGreaterThanOrEqual(2);
     await expectConsistent(suite.stack);
   });
 });

@@ -5,7 +5,7 @@ import { type FaultProxy, failFirst, firstOf, startFaultProxy } from "../support
 import { expectConsistent } from "../support/settled.ts";
 import { listObjects, storageClient } from "../support/storage.ts";
 import { faultSuite } from "../support/suite.ts";
-import { completedJob, finishedRow, readyRow } from "../support/tracks.ts";
+import { finishedRow, readyRow, settledJob } from "../support/tracks.ts";
 import { until } from "../support/wait.ts";
 
 const suite = faultSuite("storage", 10);
@@ -57,7 +57,11 @@ describe("object storage failing some requests, then recovering", () => {
       proxy.seen.filter((r) => isSourceGet(r) && r.action === "pass" && r.answered),
     ).toHaveLength(2);
     expect(ready.processingAttempts).toBe(2);
-    const job = await completedJob(suite.stack, audioJobId(track.id, ready.sourceFileName ?? ""));
+    const job = await settledJob(
+      suite.stack,
+      audioJobId(track.id, ready.sourceFileName ?? ""),
+      "completed",
+    );
     expect(job?.attemptsMade).toBe(2);
     // The first attempt had published part of the outputs: the same keys were written again.
     await expectConsistent(suite.stack);
@@ -100,17 +104,7 @@ describe("object storage that never recovers", () => {
       processingAttempts: AUDIO_PROCESSING_JOB_OPTIONS.attempts,
       processingError: "A temporary storage error stopped the conversion (InternalError).",
     });
-    // The transcoder writes FAILED before its processor throws, and BullMQ moves the job to
-    // `failed` only after that: the job's state follows the row by a moment.
-    await until(
-      "the job to be failed",
-      async () => {
-        const state = await suite.stack.queue.getJobState(jobId);
-        if (state !== "failed") throw new Error(`the job is ${state}`);
-        return state;
-      },
-      { timeoutMs: 10_000 },
-    );
+    await settledJob(suite.stack, jobId, "failed");
     // Its source stays for a retry by hand; nothing else was written.
     const client = storageClient(suite.stack.infra.s3);
     const objects = await listObjects(

@@ -4,7 +4,7 @@ import { uploadTrack } from "@edge-music/e2e/api";
 import { describe, expect, it } from "vitest";
 import { expectConsistent } from "../support/settled.ts";
 import { faultSuite } from "../support/suite.ts";
-import { completedJob, ffmpegRunning, readyRow } from "../support/tracks.ts";
+import { ffmpegRunning, readyRow, settledJob } from "../support/tracks.ts";
 import type { RunningTranscoder } from "../support/transcoder.ts";
 
 // Long enough that ffmpeg runs for a few seconds on a busy machine: the kill lands inside it.
@@ -39,7 +39,7 @@ describe("the transcoder killed with SIGKILL while converting", () => {
     // The killed attempt and the one that finished; BullMQ saw the job stall once.
     expect(ready.processingAttempts).toBe(2);
     const jobId = audioJobId(track.id, ready.sourceFileName ?? "");
-    const job = await completedJob(suite.stack, jobId);
+    const job = await settledJob(suite.stack, jobId, "completed");
     expect(job?.stalledCounter).toBe(1);
     // The new transcoder cleans up after itself.
     expect(await workFolders(second)).toEqual([]);

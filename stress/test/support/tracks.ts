@@ -33,11 +33,19 @@ export async function readyRow(stack: FaultStack, trackId: string, timeoutMs = 9
   return row;
 }
 
-/** The job once BullMQ has recorded its completion (just after the track's commit). */
-export function completedJob(stack: FaultStack, jobId: string) {
+/**
+ * The job once BullMQ has recorded it `completed` or `failed`: a moment after the track's row
+ * says READY or FAILED, which the transcoder writes before its processor returns or throws. A
+ * timeout names the last state seen.
+ */
+export function settledJob(stack: FaultStack, jobId: string, state: "completed" | "failed") {
   return until(
-    `job ${jobId} to be completed`,
-    async () => (await stack.queue.getJobState(jobId)) === "completed" && stack.queue.getJob(jobId),
+    `job ${jobId} to be ${state}`,
+    async () => {
+      const now = await stack.queue.getJobState(jobId);
+      if (now !== state) throw new Error(`the job is ${now}`);
+      return stack.queue.getJob(jobId);
+    },
     { timeoutMs: 15_000 },
   );
 }
