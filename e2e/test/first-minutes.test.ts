@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
+import type { Browser, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { registerArtist, uploadTrack, waitUntilReady } from "./support/api.ts";
 import { launchChromium } from "./support/browser-player.ts";
@@ -24,10 +24,9 @@ let work: string;
 let long: { id: string; title: string };
 
 /** The page's API requests from now on, each with its answer's status or "no answer yet". */
-function watchApiRequests(page: import("playwright-core").Page): () => string[] {
-  const seen = new Map<import("playwright-core").Request, string>();
-  const path = (request: import("playwright-core").Request) =>
-    `${request.method()} ${new URL(request.url()).pathname}`;
+function watchApiRequests(page: Page): () => string[] {
+  const seen = new Map<Request, string>();
+  const path = (request: Request) => `${request.method()} ${new URL(request.url()).pathname}`;
   page.on("request", (request) => {
     if (new URL(request.url()).pathname.startsWith("/api/")) seen.set(request, "no answer yet");
   });
@@ -40,7 +39,7 @@ function watchApiRequests(page: import("playwright-core").Page): () => string[] 
   return () => [...seen].map(([request, answer]) => `${path(request)} → ${answer}`);
 }
 
-const audioTime = (page: import("playwright-core").Page) =>
+const audioTime = (page: Page) =>
   page.evaluate(
     () => (document.getElementById("player-audio") as HTMLAudioElement | null)?.currentTime ?? 0,
   );
