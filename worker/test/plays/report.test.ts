@@ -27,6 +27,13 @@ function report(
   return send(app, request);
 }
 
+/**
+ * The signature with its first character changed. The first of a base64url MAC's characters
+ * carries six of its bits, so the result never verifies. Replacing the last two with "AA" left
+ * the MAC as it was whenever its last ten bits were zero (one run in about a thousand).
+ */
+const altered = (sig: string) => `${sig.startsWith("A") ? "B" : "A"}${sig.slice(1)}`;
+
 async function readyTrack(values: Parameters<typeof insertTrack>[1] = {}) {
   return await insertTrack((await insertArtist()).id, values);
 }
@@ -108,7 +115,7 @@ describe("POST /plays (a listener who is not signed in)", () => {
       "NOT_FOUND",
     );
     await expectProblem(
-      await report({ trackId: track.id, exp: mine.exp, sig: `${mine.sig.slice(0, -2)}AA` }),
+      await report({ trackId: track.id, exp: mine.exp, sig: altered(mine.sig) }),
       404,
       "NOT_FOUND",
     );
