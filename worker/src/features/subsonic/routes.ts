@@ -37,8 +37,10 @@ subsonicRoutes.post(
     const params = new URL(c.req.url).searchParams;
     const type = c.req.header("content-type") ?? "";
     if (type.startsWith("application/x-www-form-urlencoded")) {
-      // The query's parameters first: `get` answers the first of a name.
-      for (const [name, value] of new URLSearchParams(await c.req.text())) {
+      // The query's parameters first: `get` answers the first of a name. The body is decoded from
+      // its bytes: workerd warns on every `.text()` of a type it does not hold to be text.
+      const form = new TextDecoder().decode(await c.req.arrayBuffer());
+      for (const [name, value] of new URLSearchParams(form)) {
         params.append(name, value);
       }
     }
