@@ -13,6 +13,7 @@ import {
 } from "../src/middleware/edge-cache.ts";
 import { publicRoute } from "../src/security/guard.ts";
 import { Client, registerAccount } from "./support/auth.ts";
+import { textOf } from "./support/body.ts";
 import { send } from "./support/env.ts";
 import { insertTrack, withDb } from "./support/factories.ts";
 
@@ -20,7 +21,7 @@ const anyone = () => new Client();
 
 async function read(client: Client, path: string, headers: Record<string, string> = {}) {
   const response = await client.get(path, headers);
-  const body = await response.text();
+  const body = await textOf(response);
   return { response, body, cache: response.headers.get("x-edge-cache") };
 }
 

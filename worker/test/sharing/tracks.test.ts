@@ -4,6 +4,7 @@ import { listeningHistory, trackLikes } from "@edge-music/db";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Bindings } from "../../src/env.ts";
 import { Client, type Registered, registerAccount } from "../support/auth.ts";
+import { textOf } from "../support/body.ts";
 import { insertTrack, insertUser, withDb } from "../support/factories.ts";
 import { expectProblem } from "../support/problem.ts";
 
@@ -286,10 +287,10 @@ describe("streaming an unlisted track", () => {
     expect(master.status).toBe(200);
     expect(master.headers.get("cache-control")).toBe("private, no-store");
     expect(master.headers.get("x-edge-cache")).toBe("bypass");
-    expect(await master.text()).toContain(`128/index.m3u8?${stream.query}`);
-    const media = await (
-      await new Client().get(`${base}/hls/128/index.m3u8?${stream.query}`)
-    ).text();
+    expect(await textOf(master)).toContain(`128/index.m3u8?${stream.query}`);
+    const media = await textOf(
+      await new Client().get(`${base}/hls/128/index.m3u8?${stream.query}`),
+    );
     expect(media).toContain(`URI="init_0.mp4?${stream.query}"`);
     expect(media).toContain(`segment_00000.m4s?${stream.query}`);
     for (const file of ["hls/128/init_0.mp4", "hls/128/segment_00000.m4s", "audio/128.opus"]) {

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { pickAudio, preferredKind } from "../../src/features/subsonic/media.ts";
 import { historyOf } from "../history/support.ts";
 import { app } from "../support/auth.ts";
+import { textOf } from "../support/body.ts";
 import { send } from "../support/env.ts";
 import { IMAGE_BYTES, withDb } from "../support/factories.ts";
 import { bucket } from "../tracks/form-upload/support.ts";
@@ -55,25 +56,25 @@ describe("Subsonic media", () => {
     expect(whole.headers.get("content-type")).toBe("audio/mp4");
     expect(whole.headers.get("accept-ranges")).toBe("bytes");
     expect(whole.headers.get("content-length")).toBe("1000");
-    expect((await whole.text()).startsWith("M4A-192-")).toBe(true);
+    expect((await textOf(whole)).startsWith("M4A-192-")).toBe(true);
 
     const lower = await call("stream", { ...auth, id: first.id, maxBitRate: "128" });
-    expect((await lower.text()).startsWith("M4A-128-")).toBe(true);
+    expect((await textOf(lower)).startsWith("M4A-128-")).toBe(true);
     // What the app asks for by `format`: Opus in Ogg on request, AAC for anything else.
     const opus = await call("stream", { ...auth, id: first.id, format: "opus", maxBitRate: "64" });
     expect(opus.headers.get("content-type")).toBe("audio/ogg");
-    expect((await opus.text()).startsWith("OggS-64-")).toBe(true);
+    expect((await textOf(opus)).startsWith("OggS-64-")).toBe(true);
     const mp3 = await call("stream", { ...auth, id: first.id, format: "mp3" });
-    expect((await mp3.text()).startsWith("M4A-192-")).toBe(true);
+    expect((await textOf(mp3)).startsWith("M4A-192-")).toBe(true);
     // A track with Opus only streams Opus.
     const older = await call("stream", { ...auth, id: second.id });
     expect(older.headers.get("content-type")).toBe("audio/ogg");
-    expect((await older.text()).startsWith("OggS-128-")).toBe(true);
+    expect((await textOf(older)).startsWith("OggS-128-")).toBe(true);
 
     // download: the best we keep (the source is not kept once converted), whatever is asked.
     const download = await call("download", { ...auth, id: first.id, maxBitRate: "64" });
     expect(download.status).toBe(200);
-    expect((await download.text()).startsWith("M4A-192-")).toBe(true);
+    expect((await textOf(download)).startsWith("M4A-192-")).toBe(true);
 
     // A player may ask for the size first.
     const head = await send(app, `/rest/stream?apiKey=${account.appPassword}&id=${first.id}`, {
@@ -81,7 +82,7 @@ describe("Subsonic media", () => {
     });
     expect(head.status).toBe(200);
     expect(head.headers.get("content-length")).toBe("1000");
-    expect(await head.text()).toBe("");
+    expect(await textOf(head)).toBe("");
 
     const part = await call(
       "stream",
@@ -90,7 +91,7 @@ describe("Subsonic media", () => {
     );
     expect(part.status).toBe(206);
     expect(part.headers.get("content-range")).toBe("bytes 0-7/1000");
-    expect(await part.text()).toBe("M4A-192-");
+    expect(await textOf(part)).toBe("M4A-192-");
 
     const past = await call(
       "stream",

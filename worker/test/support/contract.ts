@@ -1,6 +1,7 @@
 import { type Schema, Validator } from "@cfworker/json-schema";
 import { createApp } from "../../src/app.ts";
 import { openApiDocumentOf } from "../../src/openapi/reference.ts";
+import { textOf } from "./body.ts";
 
 /**
  * Every answer the tests get is checked against the OpenAPI document (the contract): the
@@ -122,7 +123,7 @@ export async function contractViolations(request: Request, response: Response): 
   const content = answer.content ?? {};
   const types = Object.keys(content);
   if (types.length === 0) {
-    const text = await response.clone().text();
+    const text = await textOf(response.clone());
     if (text.length > 0) problems.push(`${where}: a body (${type}) where none is documented`);
     return problems;
   }
@@ -137,7 +138,7 @@ export async function contractViolations(request: Request, response: Response): 
   }
   const schema = content[key]?.schema;
   if (!isJson(type) || !schema) return problems;
-  const text = await response.clone().text();
+  const text = await textOf(response.clone());
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -4,6 +4,7 @@ import type { Bindings } from "../../src/env.ts";
 import type { PrincipalKind } from "../../src/security/account-kinds.ts";
 import { signToken } from "../../src/security/tokens.ts";
 import { Client, type Registered, registerAccount } from "./auth.ts";
+import { textOf } from "./body.ts";
 import { expectProblem } from "./problem.ts";
 
 export interface ProtectedRoute {
@@ -132,7 +133,7 @@ export function describeGuardMatrix(
       const response = await call(owner, `access_token=${access(owner)}`);
       expect([401, 403]).not.toContain(response.status);
       // Never a 500: in development a route that queried the database before its guard is one.
-      expect(response.status, await response.clone().text()).not.toBe(500);
+      expect(response.status, await textOf(response.clone())).not.toBe(500);
     });
 
     if (route.owned) {

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { textOf } from "../body.ts";
 import { IMAGE_BYTES } from "../factories.ts";
 import type { RequestSpec } from "./requests.ts";
 import type { FilePart } from "./schema-arbitrary.ts";
@@ -79,7 +80,7 @@ export function toRequest(
  */
 export async function expectWellFormed(response: Response, spec: RequestSpec): Promise<void> {
   const where = `${spec.method} ${spec.url.slice(0, 200)}`;
-  const text = await response.text();
+  const text = await textOf(response);
   // 501 NOT_IMPLEMENTED is an answer, not a failure: a form the service does not make (oEmbed's
   // XML, which the spec answers so); it is still checked as a problem document below.
   const declined = response.status === 501 && text.includes('"NOT_IMPLEMENTED"');

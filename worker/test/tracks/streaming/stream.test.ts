@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Bindings } from "../../../src/env.ts";
 import { app, Client, registerAccount } from "../../support/auth.ts";
+import { textOf } from "../../support/body.ts";
 import { CLOSED_PORT, send, testBindings } from "../../support/env.ts";
 import { insertArtist, insertTrack, withDb } from "../../support/factories.ts";
 import { expectProblem } from "../../support/problem.ts";
@@ -46,9 +47,9 @@ describe("HLS and audio of a READY track", () => {
     expect(master.status).toBe(200);
     expect(master.headers.get("content-type")).toBe("application/vnd.apple.mpegurl");
     expect(master.headers.get("cache-control")).toBe("public, max-age=60");
-    expect(await master.text()).toContain("128/index.m3u8");
+    expect(await textOf(master)).toContain("128/index.m3u8");
     const media = await get(`${base(trackId)}/hls/128/index.m3u8`);
-    expect(await media.text()).toContain("segment_00000.m4s");
+    expect(await textOf(media)).toContain("segment_00000.m4s");
   });
 
   it("serves init and media segments as immutable, from the edge cache once cached", async () => {
@@ -59,20 +60,20 @@ describe("HLS and audio of a READY track", () => {
     const path = `${base(trackId)}/hls/128/segment_00001.m4s`;
     const first = await get(path);
     expect(first.headers.get("x-edge-cache")).toBe("miss");
-    expect(await first.text()).toBe("segment-one");
+    expect(await textOf(first)).toBe("segment-one");
     // Gone from storage, still served by the edge cache.
     await bucket().delete(trackKeys(trackId).segment(128, 1));
     const second = await get(path);
     expect(second.headers.get("x-edge-cache")).toBe("hit");
-    expect(await second.text()).toBe("segment-one");
+    expect(await textOf(second)).toBe("segment-one");
     // Media are the same for everyone: a signed-in listener is answered from the edge too.
     const listener = await registerAccount("user");
     const signedIn = await listener.client.get(path);
     expect(signedIn.headers.get("x-edge-cache")).toBe("hit");
-    expect(await signedIn.text()).toBe("segment-one");
+    expect(await textOf(signedIn)).toBe("segment-one");
     // A range of a stored segment comes from the stored copy.
     const part = await get(path, { range: "bytes=0-6" });
-    expect([part.status, part.headers.get("x-edge-cache"), await part.text()]).toEqual([
+    expect([part.status, part.headers.get("x-edge-cache"), await textOf(part)]).toEqual([
       206,
       "hit",
       "segment",
@@ -91,13 +92,13 @@ describe("HLS and audio of a READY track", () => {
     const whole = await get(path);
     expect(whole.headers.get("accept-ranges")).toBe("bytes");
     expect(whole.headers.get("content-type")).toBe("audio/ogg; codecs=opus");
-    expect(await whole.text()).toBe(OPUS);
+    expect(await textOf(whole)).toBe(OPUS);
     const head = await get(path, { range: "bytes=0-3" });
     expect(head.status).toBe(206);
     expect(head.headers.get("content-range")).toBe(`bytes 0-3/${OPUS.length}`);
-    expect(await head.text()).toBe("OggS");
+    expect(await textOf(head)).toBe("OggS");
     const tail = await get(`${base(trackId)}/audio/128k.opus`, { range: "bytes=-5" });
-    expect(await tail.text()).toBe("fghij");
+    expect(await textOf(tail)).toBe("fghij");
     const outside = await get(path, { range: "bytes=999-" });
     await expectProblem(outside, 416, "RANGE_NOT_SATISFIABLE");
     expect(outside.headers.get("content-range")).toBe(`bytes */${OPUS.length}`);
@@ -108,11 +109,11 @@ describe("HLS and audio of a READY track", () => {
       const whole = await get(`${base(trackId)}/audio/${name}`);
       expect(whole.status, name).toBe(200);
       expect(whole.headers.get("content-type")).toBe("audio/mp4");
-      expect(await whole.text()).toBe("ftyp-moov-mdat");
+      expect(await textOf(whole)).toBe("ftyp-moov-mdat");
     }
     const part = await get(`${base(trackId)}/audio/128.m4a`, { range: "bytes=5-8" });
     expect(part.status).toBe(206);
-    expect(await part.text()).toBe("moov");
+    expect(await textOf(part)).toBe("moov");
     await expectProblem(await get(`${base(trackId)}/audio/192.m4a`), 404, "NOT_FOUND");
     await expectProblem(await get(`${base(trackId)}/audio/128.mp4`), 400, "VALIDATION_FAILED");
   });
@@ -130,7 +131,7 @@ describe("HLS and audio of a READY track", () => {
   it("matches the track id in any case", async () => {
     const upper = await get(`${base(trackId.toUpperCase())}/hls/master.m3u8`);
     expect(upper.status).toBe(200);
-    expect(await upper.text()).toContain("128/index.m3u8");
+    expect(await textOf(upper)).toContain("128/index.m3u8");
   });
 
   it("never keeps a whole Opus file at the edge, and never a HEAD's answer", async () => {
@@ -139,14 +140,14 @@ describe("HLS and audio of a READY track", () => {
       const answer = await get(opus);
       expect(answer.headers.get("x-edge-cache")).toBe("bypass");
       expect(answer.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
-      expect(await answer.text()).toBe(OPUS);
+      expect(await textOf(answer)).toBe(OPUS);
     }
     const segment = `${base(trackId)}/hls/128/segment_00000.m4s`;
     const head = await new Client().request("HEAD", segment);
     expect(head.status).toBe(200);
     const after = await get(segment);
     expect(after.headers.get("x-edge-cache")).toBe("miss");
-    expect(await after.text()).toBe("segment-zero");
+    expect(await textOf(after)).toBe("segment-zero");
   });
 
   it("answers 503 when the media store cannot be reached", async () => {
@@ -261,14 +262,14 @@ describe("a track that is not READY, to its owner", () => {
       await expectProblem(await get(path), 404, "TRACK_NOT_READY");
     }
     const master = await owner.client.get(`${base(id)}/hls/master.m3u8`);
-    expect(await master.text()).toContain("128/index.m3u8");
+    expect(await textOf(master)).toContain("128/index.m3u8");
   });
 
   it("answers the owner's ranges and If-None-Match privately too; a file not written is 404", async () => {
     const { owner, id } = await unfinished("FAILED");
     const path = `${base(id)}/audio/128.opus`;
     const part = await owner.client.get(path, { range: "bytes=-5" });
-    expect([part.status, part.headers.get("content-range"), await part.text()]).toEqual([
+    expect([part.status, part.headers.get("content-range"), await textOf(part)]).toEqual([
       206,
       `bytes 21-25/${OPUS.length}`,
       "fghij",
@@ -324,7 +325,7 @@ describe("a track that is not READY, to its owner", () => {
     expect(first.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     await first.arrayBuffer();
     const own = await owner.client.get(path);
-    expect([own.status, own.headers.get("x-edge-cache"), await own.text()]).toEqual([
+    expect([own.status, own.headers.get("x-edge-cache"), await textOf(own)]).toEqual([
       200,
       "hit",
       "segment-zero",
