@@ -52,16 +52,15 @@ export const hostileId: fc.Arbitrary<string> = fc.oneof(
 
 /**
  * `encodeURIComponent`, except that it never throws: lone surrogates are sent as the bytes a
- * careless client would send (CESU-8), which are not valid UTF-8.
+ * careless client would send (CESU-8), which are not valid UTF-8. Well-formed runs are encoded
+ * whole: character by character, the 100,000-character values took seconds of the fuzz files' CPU.
  */
 export function encodeSegment(value: string): string {
-  return Array.from(value, (char) => {
-    const code = char.codePointAt(0) ?? 0;
-    if (code >= 0xd800 && code <= 0xdfff) {
-      return `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`.toUpperCase();
-    }
-    return encodeURIComponent(char);
-  }).join("");
+  return value.replace(/(\p{Cs})|\P{Cs}+/gu, (run, lone: string | undefined) => {
+    if (lone === undefined) return encodeURIComponent(run);
+    const code = lone.charCodeAt(0);
+    return `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`.toUpperCase();
+  });
 }
 
 /**
