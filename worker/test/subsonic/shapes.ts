@@ -29,6 +29,17 @@ function branches(method: string): Schema[] {
   return schema.anyOf ?? [schema];
 }
 
+/** One validator per branch: each new one dereferences every definition again. */
+const validators = new WeakMap<Schema, Validator>();
+function validatorOf(branch: Schema): Validator {
+  let validator = validators.get(branch);
+  if (!validator) {
+    validator = new Validator({ $schema: DRAFT, definitions, ...branch } as Schema, "7", false);
+    validators.set(branch, validator);
+  }
+  return validator;
+}
+
 /**
  * The failures of an answer (the body's `subsonic-response`) under the branch it comes closest
  * to, one line each; an empty list when valid. @cfworker/json-schema interprets the schema, as
@@ -38,8 +49,7 @@ function branches(method: string): Schema[] {
 export function shapeErrors(method: string, answer: unknown): string[] {
   let closest: string[] | undefined;
   for (const branch of branches(method)) {
-    const schema = { $schema: DRAFT, definitions, ...branch } as Schema;
-    const { valid, errors } = new Validator(schema, "7", false).validate(answer);
+    const { valid, errors } = validatorOf(branch).validate(answer);
     if (valid) return [];
     const lines = [
       ...new Set(
