@@ -13,9 +13,18 @@ export const strongPassword = () => `pw-${crypto.randomUUID()}`;
 /** Unique names, so suites never collide in the shared database. */
 export const uniqueName = (prefix = "u") => `${prefix}${crypto.randomUUID().slice(0, 12)}`;
 export const uniqueEmail = () => `${uniqueName("e")}@example.com`;
-/** A client address of its own, so per-address limits of one test never touch another. */
-export const uniqueIp = () =>
-  `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 256)).join(".")}`;
+/**
+ * A client address of its own, so per-address limits of one test never touch another: addresses
+ * of 10.0.0.0/8 counted up from a random start. Drawn at random (24 bits), two of 3,000 clients
+ * share an address in one run of four, and a shared address shares its rate limits. A test
+ * process now never repeats one; processes start at random places, and the few thousand
+ * addresses of three processes overlap in under one run in a thousand.
+ */
+let nextIp = Math.floor(Math.random() * 2 ** 24);
+export const uniqueIp = () => {
+  const n = nextIp++ % 2 ** 24;
+  return `10.${n >>> 16}.${(n >>> 8) & 255}.${n & 255}`;
+};
 
 interface StoredCookie {
   value: string;
